@@ -1,0 +1,149 @@
+"""MkDocs hooks: fresh code for every build, and the drift guard on every lesson page.
+
+`mkdocs build` fails on the first lesson page with a problem, after printing every problem of that
+page as `file:line: message`. `mkdocs serve` prints the same lines and shows them on the served
+page, with the drifted text highlighted, so the author sees them while writing.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _importable() -> None:
+    """The pages import tinylm, lessons and coursekit from this checkout."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+
+
+_importable()  # MkDocs restores sys.path after loading this file; on_config adds it again
+
+from mkdocs.exceptions import PluginError  # noqa: E402
+
+from coursekit import drift, scan  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.drift")
+LESSONS = "lessons/"  # pages under docs/lessons/ are checked
+RELOADED = ("tinylm", "lessons")  # packages re-imported on every build
+
+
+class _ExecErrors(logging.Handler):
+    """Collects markdown-exec's reports of code blocks that raised."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record.getMessage())
+
+
+_state = {"serving": False}
+_exec_errors = _ExecErrors()
+for _name in ("markdown_exec", "mkdocs.plugins.markdown_exec"):
+    logging.getLogger(_name).addHandler(_exec_errors)
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    _state["serving"] = command == "serve"
+
+
+def on_config(config):
+    _importable()
+    return config
+
+
+def on_pre_build(config) -> None:
+    """Every build runs the current tinylm and lesson code in new sessions."""
+    for name in list(sys.modules):
+        if name.split(".")[0] in RELOADED:
+            del sys.modules[name]
+    try:
+        from markdown_exec._internal.formatters import python as exec_python
+    except ImportError:  # a markdown-exec without these internals keeps its sessions
+        return
+    exec_python._sessions_globals.clear()
+    exec_python._sessions_counter.clear()
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    drift.take_recorded()
+    _exec_errors.records.clear()
+    return markdown
+
+
+def on_page_content(html_text: str, page, config, files) -> str:
+    bindings = drift.take_recorded()
+    errors = list(_exec_errors.records)
+    _exec_errors.records.clear()
+    path = page.file.src_uri
+    if not path.startswith(LESSONS) and not errors:
+        return html_text
+    source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+    problems = [drift.Problem(_failed_block_line(source, e, config), _exec_summary(e)) for e in errors]
+    if path.startswith(LESSONS):
+        problems += drift.check_page(source, bindings)
+    if not problems:
+        return html_text
+    shown = f"docs/{path}"
+    for p in problems:
+        log.error(p.format(shown))
+    if not _state["serving"]:
+        raise PluginError(f"{shown}: {len(problems)} 处问题（见上），构建中止")
+    return _banner(shown, problems) + _highlight(html_text, problems)
+
+
+def _exec_summary(message: str) -> str:
+    lines = [line.strip() for line in message.strip().split("\n") if line.strip()]
+    return f"代码块执行出错：{lines[-1] if lines else message}"
+
+
+def _failed_block_line(source: str, message: str, config) -> int:
+    """The line of the executed block whose code the error report quotes."""
+    code = message.split("Code block is:", 1)[-1].split("Output is:", 1)[0]
+    base = Path(config["config_file_path"]).parent
+    for fence in scan.fences(source):
+        if not fence.executed:
+            continue
+        for line in _expanded(fence.lines, base):
+            if line.strip():
+                if line.strip() in code:
+                    return fence.start
+                break
+    return 1
+
+
+def _expanded(lines: list[str], base: Path) -> list[str]:
+    """Block lines with `--8<-- "file[:section]"` replaced by that file's lines."""
+    out = []
+    for line in lines:
+        m = re.match(r'\s*-+8<-+\s*"([^":]+)(?::[^"]*)?"', line)
+        path = base / m.group(1) if m else None
+        if path and path.is_file():
+            out += [s for s in path.read_text(encoding="utf-8").split("\n") if "--8<--" not in s]
+        else:
+            out.append(line)
+    return out
+
+
+def _banner(path: str, problems: list[drift.Problem]) -> str:
+    items = "".join(f"<li><code>{html.escape(p.format(path))}</code></li>" for p in problems)
+    return (
+        '<div class="admonition danger drift-report" role="alert">'
+        f'<p class="admonition-title">本页有 {len(problems)} 处数字或代码与现算结果不符</p>'
+        f"<ul>{items}</ul></div>"
+    )
+
+
+def _highlight(html_text: str, problems: list[drift.Problem]) -> str:
+    """Mark the prose a problem names, where it stands verbatim in the HTML."""
+    for text in {p.text for p in problems if p.text}:
+        escaped = html.escape(text, quote=False)
+        html_text = html_text.replace(escaped, f'<mark class="drift">{escaped}</mark>', 1)
+    return html_text

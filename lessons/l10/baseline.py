@@ -1,0 +1,11 @@
+"""开头的两个基线：直接平均，和手工规定的比例。页面正文里的 [2/3, 4/3] 与 [0.75, 1] 由这里算出。"""
+
+import torch
+
+# 三个位置分别带来的二维向量。
+vectors = torch.tensor([[1., 0.], [0., 2.], [1., 2.]])
+# 直接平均：无论哪个位置发起读取，拿到的都是同一个结果。
+average = vectors.mean(dim=0)
+# 手工规定的比例，逐坐标加权汇总。
+ratios = torch.tensor([0.5, 0.25, 0.25])
+manual_summary = ratios @ vectors

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# 运行全部测试。先装齐测试需要的一切（Python 包、Debian 的 chromium 和中文字体），再跑 pytest；
+# pytest 里包括一次完整的 mkdocs build --strict。额外参数原样传给 pytest，例如 -k drift。
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python -m pip install --quiet --disable-pip-version-check -r requirements.txt -r requirements-test.txt
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+fc-list :lang=zh 2>/dev/null | grep -q . || missing+=(fonts-wqy-microhei)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+export NO_MKDOCS_2_WARNING=1
+exec python -m pytest "$@"
