@@ -82,6 +82,7 @@ def on_page_content(html_text: str, page, config, files) -> str:
     bindings = drift.take_recorded()
     errors = list(_exec_errors.records)
     _exec_errors.records.clear()
+    html_text = html_text.replace("<p></p>", "")  # left where a hidden block printed nothing
     path = page.file.src_uri
     if not path.startswith(LESSONS) and not errors:
         return html_text

@@ -1,0 +1,55 @@
+"""Shared fixtures: the real site built once with --strict, and throwaway copies of the repository."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON = "docs/lessons/10-attention.md"
+SEED = ROOT / "tests/data/lesson10-seed.txt"
+COPIED = ["docs", "tinylm", "lessons", "coursekit", "snippets", "mkdocs.yml"]
+
+
+def mkdocs_build(root: Path, site: Path) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` of the tree at `root`, as an author or CI would run it."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
+        cwd=root, env=env, capture_output=True, text=True, timeout=300,
+    )
+
+
+def copy_repo(dest: Path) -> Path:
+    """A copy of what the site is built from, to break on purpose."""
+    for name in COPIED:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The real repository built once with `mkdocs build --strict`."""
+    site = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(ROOT, site)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return site
+
+
+@pytest.fixture(scope="session")
+def lesson_html(built_site) -> str:
+    return (built_site / "lessons/10-attention/index.html").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def repo_copy(tmp_path) -> Path:
+    return copy_repo(tmp_path / "repo")
