@@ -1,0 +1,42 @@
+"""The lesson page in a real browser: desktop and phone widths, light and dark, nothing overflows."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser import chromium, serve
+from tests.conftest import ROOT
+
+ARTIFACTS = ROOT / "test-artifacts"
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def base_url(built_site):
+    with serve(built_site) as url:
+        yield url
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_lesson_renders_without_horizontal_overflow_and_loads_only_local_files(browser, base_url, width, scheme):
+    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    requested, failed = [], []
+    page.on("request", lambda r: requested.append(r.url))
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+    page.goto(f"{base_url}/lessons/10-attention/", wait_until="networkidle")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.locator("figure.tl-figure svg").is_visible()
+    assert page.locator("h1").inner_text().startswith("10｜注意力")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"lesson-10-{width}-{scheme}.png"), full_page=True)
+    assert failed == []
+    assert all(u.startswith(base_url) or u.startswith("data:") for u in requested), requested
+    page.close()

@@ -1,0 +1,59 @@
+"""The site itself: Chinese UI and search, both palettes, copy buttons, nothing from another host."""
+
+import json
+import re
+
+from bs4 import BeautifulSoup
+
+from tests.conftest import ROOT
+
+
+def pages(site):
+    return sorted(site.rglob("*.html"))
+
+
+def test_no_page_loads_anything_from_another_host(built_site):
+    for path in pages(built_site):
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        loaded = [t.get("src") for t in soup.select("script[src], img[src], iframe[src], source[src]")]
+        loaded += [t.get("href") for t in soup.select("link[href]") if t.get("rel") != ["canonical"]]
+        external = [u for u in loaded if re.match(r"(https?:)?//", u or "")]
+        assert external == [], (path, external)
+        assert "fonts.googleapis" not in str(soup) and "fonts.gstatic" not in str(soup)
+
+
+def test_no_stylesheet_pulls_fonts_or_files_from_another_host(built_site):
+    for css in built_site.rglob("*.css"):
+        text = css.read_text(encoding="utf-8")
+        assert not re.search(r"@import\s+url\(\s*['\"]?(https?:)?//", text), css
+        assert not re.search(r"url\(\s*['\"]?(https?:)?//", text), css
+
+
+def test_the_interface_is_chinese_with_light_and_dark_palettes_and_copy_buttons(lesson_html):
+    soup = BeautifulSoup(lesson_html, "html.parser")
+    assert soup.html["lang"] == "zh"
+    schemes = {i.get("data-md-color-scheme") for i in soup.select("input[data-md-color-scheme]")}
+    assert schemes == {"default", "slate"}
+    config = json.loads(soup.select_one("script#__config").get_text())
+    assert "content.code.copy" in config["features"]
+    assert config["translations"]["clipboard.copy"] == "复制"
+
+
+def test_search_segments_chinese_so_words_like_query_vector_are_findable(built_site):
+    index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
+    lesson = " ".join(d["text"] + d["title"] for d in index["docs"] if d["location"].startswith("lessons/10-attention/"))
+    words = set(re.split(index["config"]["separator"], lesson))
+    assert {"注意力", "查询", "向量", "Softmax"} <= words
+
+
+def test_the_home_page_lists_lesson_10(built_site):
+    soup = BeautifulSoup((built_site / "index.html").read_text(encoding="utf-8"), "html.parser")
+    link = soup.select_one('article a[href="lessons/10-attention/"]')
+    assert link is not None and "注意力" in link.get_text()
+
+
+def test_pinned_requirements_use_double_equals_and_the_cpu_torch():
+    for name in ("requirements.txt", "requirements-test.txt"):
+        reqs = [l.strip() for l in (ROOT / name).read_text().splitlines() if l.strip() and not l.startswith("#")]
+        assert reqs and all(re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[\w.+]+", r) for r in reqs), reqs
+    assert "torch==2.13.0" in (ROOT / "requirements.txt").read_text()
