@@ -121,15 +121,19 @@ def _failed_block_line(source: str, message: str, config) -> int:
 
 
 def _expanded(lines: list[str], base: Path) -> list[str]:
-    """Block lines with `--8<-- "file[:section]"` replaced by that file's lines."""
+    """Block lines with `--8<-- "file[:section]"` replaced by what snippets would include."""
     out = []
     for line in lines:
-        m = re.match(r'\s*-+8<-+\s*"([^":]+)(?::[^"]*)?"', line)
+        m = re.match(r'\s*-+8<-+\s*"([^":]+)(?::([^"]*))?"', line)
         path = base / m.group(1) if m else None
-        if path and path.is_file():
-            out += [s for s in path.read_text(encoding="utf-8").split("\n") if "--8<--" not in s]
-        else:
+        if not (path and path.is_file()):
             out.append(line)
+            continue
+        text = path.read_text(encoding="utf-8")
+        if m.group(2):
+            start, end = f"--8<-- [start:{m.group(2)}]", f"--8<-- [end:{m.group(2)}]"
+            text = text.split(start, 1)[-1].split("\n", 1)[-1].split(end, 1)[0]
+        out += [s for s in text.split("\n") if "--8<--" not in s]
     return out
 
 

@@ -186,4 +186,20 @@ def test_the_build_fails_when_a_listing_raises_and_names_the_page(repo_copy, tmp
          "separate_scores = pair_q @ pair_k.T @ torch.ones(3, 3)")
     result = mkdocs_build(repo_copy, tmp_path / "site")
     assert result.returncode != 0
-    assert re.search(rf"{LESSON}:\d+: 代码块执行出错：RuntimeError", result.stderr), result.stderr
+    source = (repo_copy / LESSON).read_text(encoding="utf-8").splitlines()
+    block = next(i for i, l in enumerate(source, 1) if "projections.py:listing" in l) - 1  # its fence
+    assert f"{LESSON}:{block}: 代码块执行出错：RuntimeError" in result.stderr, result.stderr
+
+
+def test_a_new_lesson_page_is_guarded_without_changing_the_guard(repo_copy, tmp_path):
+    page = repo_copy / "docs/lessons/99-guard-fixture.md"
+    page.write_text(
+        "# 测试讲\n\n```python exec=\"1\" session=\"l99\"\n"
+        "--8<-- \"snippets/lesson_preamble.py\"\n```\n\n"
+        "一半是 0.5，三分之一约为 0.3333。\n\n"
+        "```python exec=\"1\" session=\"l99\"\ncheck(\"一半是 0.5，三分之一约为 0.3333\", 1 / 2, 1 / 4)\n```\n",
+        encoding="utf-8",
+    )
+    result = mkdocs_build(repo_copy, tmp_path / "site")
+    assert result.returncode != 0
+    assert "docs/lessons/99-guard-fixture.md:7: 数字漂移：正文写 0.3333，代码现算 0.25" in result.stderr
