@@ -19,10 +19,10 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve(directory: Path):
-    """The folder on http://127.0.0.1:<free port>/."""
+def serve(directory: Path, port: int = 0):
+    """The folder on http://127.0.0.1:<port>/ (a free port by default)."""
     handler = functools.partial(_Quiet, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -42,3 +42,11 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

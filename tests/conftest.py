@@ -16,9 +16,9 @@ SEED = ROOT / "tests/data/lesson10-seed.txt"
 COPIED = ["docs", "tinylm", "lessons", "coursekit", "snippets", "mkdocs.yml"]
 
 
-def mkdocs_build(root: Path, site: Path) -> subprocess.CompletedProcess:
+def mkdocs_build(root: Path, site: Path, **env_vars: str) -> subprocess.CompletedProcess:
     """`mkdocs build --strict` of the tree at `root`, as an author or CI would run it."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env_vars}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
         cwd=root, env=env, capture_output=True, text=True, timeout=300,
@@ -53,3 +53,21 @@ def lesson_html(built_site) -> str:
 @pytest.fixture
 def repo_copy(tmp_path) -> Path:
     return copy_repo(tmp_path / "repo")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, driven by Playwright."""
+    from tests.browser import chromium
+
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
+def base_url(built_site):
+    """The built site on a local port."""
+    from tests.browser import serve
+
+    with serve(built_site) as url:
+        yield url

@@ -4,23 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import chromium, serve
 from tests.conftest import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def base_url(built_site):
-    with serve(built_site) as url:
-        yield url
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -1,20 +1,14 @@
 """`mkdocs serve` keeps serving a drifted page, and shows the author where the drift is."""
 
 import os
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 
+from tests.browser import free_port
 from tests.conftest import LESSON
 from tests.test_drift_guard import edit
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def fetch(url: str, seconds: float = 90) -> str:

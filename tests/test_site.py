@@ -1,6 +1,7 @@
 """The site itself: Chinese UI and search, both palettes, copy buttons, nothing from another host."""
 
 import json
+from pathlib import Path
 import re
 
 from bs4 import BeautifulSoup
@@ -57,3 +58,12 @@ def test_pinned_requirements_use_double_equals_and_the_cpu_torch():
         reqs = [l.strip() for l in (ROOT / name).read_text().splitlines() if l.strip() and not l.startswith("#")]
         assert reqs and all(re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[\w.+]+", r) for r in reqs), reqs
     assert "torch==2.13.0" in (ROOT / "requirements.txt").read_text()
+
+
+def test_the_search_template_override_differs_from_materials_only_by_the_dialog_label():
+    import material
+
+    upstream = (Path(material.__file__).parent / "templates/partials/search.html").read_text(encoding="utf-8")
+    ours = (ROOT / "overrides/partials/search.html").read_text(encoding="utf-8")
+    body = lambda t: t.split("-#}", 1)[1]  # noqa: E731  (the comment header differs)
+    assert body(ours).replace(""" aria-label="{{ lang.t('search') }}">""", ">", 1) == body(upstream)

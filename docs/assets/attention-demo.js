@@ -1,0 +1,196 @@
+/* 第 10 讲的交互演示与改数练习。数据由构建时的 tinylm 算好，嵌在页面的 data-attention 里；
+   演示只负责排版，改数练习在浏览器里重做同样的算术（测试把它与 tinylm 的结果逐项核对）。 */
+(function () {
+  "use strict";
+  var SUB = "₀₁₂₃₄₅₆₇₈₉";
+  var STAGES = ["点积", "缩放 ÷√d", "Softmax", "汇总"];
+
+  function sub(i) { return String(i).replace(/\d/g, function (c) { return SUB[c]; }); }
+  function fmt(x) {
+    var r = Math.round(x * 1e4) / 1e4;
+    return r === Math.round(r) ? String(Math.round(r)) : r.toFixed(4);
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function button(text, onClick) {
+    var b = el("button", "md-button tl-btn", text);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+  function matrix(name, rows, mark) {
+    var t = el("table", "tl-matrix");
+    t.appendChild(el("caption", "", name));
+    rows.forEach(function (row, i) {
+      var tr = el("tr", mark[i] || "");
+      row.forEach(function (x) { tr.appendChild(el("td", "", fmt(x))); });
+      t.appendChild(tr);
+    });
+    return t;
+  }
+
+  function strip(name, values, mark) {
+    var t = matrix(name, [values], { 0: mark });
+    t.classList.add("tl-demo-row");
+    t.querySelectorAll("td").forEach(function (td, j) { td.dataset.value = values[j]; });
+    return t;
+  }
+
+  /* 同一套注意力算术：scores = q·k / √d，逐行 Softmax，再按比例汇总 V。 */
+  function attention(q, k, v) {
+    var d = q[0].length;
+    var weights = q.map(function (qi) {
+      var s = k.map(function (kj) { return qi.reduce(function (a, x, c) { return a + x * kj[c]; }, 0) / Math.sqrt(d); });
+      var m = Math.max.apply(null, s);
+      var e = s.map(function (x) { return Math.exp(x - m); });
+      var sum = e.reduce(function (a, x) { return a + x; }, 0);
+      return e.map(function (x) { return x / sum; });
+    });
+    var output = weights.map(function (w) {
+      return v[0].map(function (_, c) { return w.reduce(function (a, x, j) { return a + x * v[j][c]; }, 0); });
+    });
+    return { weights: weights, output: output };
+  }
+
+  function stageLines(data, i, stage) {
+    var q = data.q[i], lines = [];
+    data.k.forEach(function (k, j) {
+      var who = "q" + sub(i) + "·k" + sub(j);
+      if (stage === 0) lines.push(who + " = " + q.map(function (x, c) { return fmt(x) + "×" + fmt(k[c]); }).join(" + ") + " = " + fmt(data.dots[i][j]));
+      if (stage === 1) lines.push(who + " ÷ √" + data.d + " = " + fmt(data.dots[i][j]) + " ÷ " + fmt(Math.sqrt(data.d)) + " ≈ " + fmt(data.scores[i][j]));
+      if (stage === 2) lines.push("exp(" + fmt(data.scores[i][j]) + ") ≈ " + fmt(data.exps[i][j]));
+    });
+    if (stage === 2) {
+      lines.push("分母 = " + data.exps[i].map(fmt).join(" + ") + " ≈ " + fmt(data.sums[i]));
+      data.exps[i].forEach(function (e, j) {
+        lines.push("a" + sub(i) + sub(j) + " = " + fmt(e) + " / " + fmt(data.sums[i]) + " ≈ " + fmt(data.weights[i][j]));
+      });
+    }
+    if (stage === 3) data.v[0].forEach(function (_, c) {
+      lines.push("第 " + c + " 坐标：" + data.weights[i].map(function (w, r) { return fmt(w) + "×" + fmt(data.v[r][c]); }).join(" + ") + " ≈ " + fmt(data.output[i][c]));
+    });
+    return lines;
+  }
+
+  function initDemo(root) {
+    var data = JSON.parse(root.dataset.attention), state = { row: 0, stage: 0 };
+    root.textContent = "";
+    root.tabIndex = -1;
+    var rows = el("div", "tl-demo-rows"), stages = el("div", "tl-demo-stages"), nav = el("div", "tl-demo-nav");
+    var status = el("p", "tl-demo-status"), view = el("div", "tl-demo-view"), math = el("ul", "tl-demo-math");
+    status.setAttribute("aria-live", "polite");
+    rows.setAttribute("role", "group");
+    rows.setAttribute("aria-label", "选择查询行");
+    stages.setAttribute("role", "group");
+    stages.setAttribute("aria-label", "跳到某一步");
+    var rowButtons = data.q.map(function (_, i) { return button("查询行 " + i, function () { go(i, state.stage); }); });
+    var stageButtons = STAGES.map(function (name, s) { return button((s + 1) + ". " + name, function () { go(state.row, s); }); });
+    var prev = button("◀ 上一步", function () { step(-1); }), next = button("下一步 ▶", function () { step(1); });
+    rowButtons.forEach(function (b) { rows.appendChild(b); });
+    stageButtons.forEach(function (b) { stages.appendChild(b); });
+    nav.appendChild(prev);
+    nav.appendChild(next);
+    [rows, stages, nav, status, view, math].forEach(function (e) { root.appendChild(e); });
+    root.addEventListener("keydown", function (ev) {
+      if (ev.target.tagName === "INPUT") return;
+      if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+        ev.preventDefault();
+        step(ev.key === "ArrowRight" ? 1 : -1);
+      }
+    });
+
+    function step(by) {
+      var at = state.row * 4 + state.stage + by, last = data.q.length * 4 - 1;
+      at = Math.max(0, Math.min(last, at));
+      go(Math.floor(at / 4), at % 4);
+    }
+    function go(row, stage) {
+      state.row = row;
+      state.stage = stage;
+      rowButtons.forEach(function (b, i) { b.setAttribute("aria-pressed", String(i === row)); });
+      stageButtons.forEach(function (b, s) {
+        if (s === stage) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
+      });
+      prev.disabled = row === 0 && stage === 0;
+      next.disabled = row === data.q.length - 1 && stage === 3;
+      status.textContent = "查询行 " + row + " · 第 " + (stage + 1) + "/4 步：" + STAGES[stage];
+      render();
+    }
+    function render() {
+      var i = state.row, s = state.stage, n = data.k.length;
+      var qMark = {}, kMark = {}, vMark = {};
+      qMark[i] = s < 2 ? "is-used" : "";
+      for (var j = 0; j < n; j++) { kMark[j] = s < 2 ? "is-used" : ""; vMark[j] = s === 3 ? "is-used" : ""; }
+      view.textContent = "";
+      view.appendChild(matrix("Q", data.q, qMark));
+      view.appendChild(matrix("K", data.k, kMark));
+      view.appendChild(matrix("V", data.v, vMark));
+      var names = ["点积 q" + sub(i) + "·k", "分数 ÷√" + data.d, "读取比例 a" + sub(i), "输出"];
+      var vals = [data.dots[i], data.scores[i], data.weights[i], data.output[i]];
+      for (var t = Math.max(0, s - 1); t <= s; t++) view.appendChild(strip(names[t], vals[t], t === s ? "is-made" : "is-used"));
+      math.textContent = "";
+      stageLines(data, i, s).forEach(function (line) { math.appendChild(el("li", "", line)); });
+    }
+    go(0, 0);
+  }
+
+  function initExercise(root) {
+    var data = JSON.parse(root.dataset.attention);
+    var base = attention(data.q, data.k, data.v);
+    root.textContent = "";
+    var form = el("div", "tl-ex-inputs"), out = el("div", "tl-demo-view");
+    var fields = [["q₀", 0, "q"], ["V 第三行", 2, "v"]].map(function (spec) {
+      var group = el("fieldset", "tl-ex-field");
+      group.appendChild(el("legend", "", spec[0]));
+      return [0, 1].map(function (c) {
+        var input = el("input");
+        input.type = "number";
+        input.step = "any";
+        input.value = data[spec[2]][spec[1]][c];
+        input.name = spec[2] + spec[1] + c;
+        input.setAttribute("aria-label", spec[0] + " 第 " + c + " 坐标");
+        input.addEventListener("input", update);
+        group.appendChild(input);
+        form.appendChild(group);
+        return input;
+      });
+    });
+    form.appendChild(button("恢复原例", function () {
+      fields.forEach(function (pair, f) { pair.forEach(function (input, c) { input.value = data[f ? "v" : "q"][f ? 2 : 0][c]; }); });
+      update();
+    }));
+    root.appendChild(form);
+    root.appendChild(out);
+
+    function update() {
+      var q = data.q.map(function (r) { return r.slice(); }), v = data.v.map(function (r) { return r.slice(); });
+      fields[0].forEach(function (input, c) { q[0][c] = parseFloat(input.value) || 0; });
+      fields[1].forEach(function (input, c) { v[2][c] = parseFloat(input.value) || 0; });
+      var r = attention(q, data.k, v);
+      var change = r.output.map(function (row, i) { return row.map(function (x, c) { return x - base.output[i][c]; }); });
+      out.textContent = "";
+      [["读取比例 A", r.weights, "weights"], ["输出", r.output, "output"], ["输出变化（相对原例）", change, "change"]].forEach(function (m) {
+        var t = matrix(m[0], m[1], {});
+        t.dataset.result = m[2];
+        t.querySelectorAll("tr").forEach(function (tr, i) {
+          tr.querySelectorAll("td").forEach(function (td, c) { td.dataset.value = m[1][i][c]; });
+        });
+        out.appendChild(t);
+      });
+    }
+    update();
+  }
+
+  function init() {
+    document.querySelectorAll(".tl-demo[data-attention]").forEach(initDemo);
+    document.querySelectorAll(".tl-exercise[data-attention]").forEach(initExercise);
+  }
+  /* Material 的即时导航换页时不会重新加载脚本：订阅它的 document$，每换一页初始化一次。 */
+  if (window.document$ && window.document$.subscribe) window.document$.subscribe(init);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
