@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LESSON = "docs/lessons/10-attention.md"
 SEED = ROOT / "tests/data/lesson10-seed.txt"
-COPIED = ["docs", "tinylm", "lessons", "coursekit", "snippets", "mkdocs.yml"]
+COPIED = ["docs", "tinylm", "lessons", "coursekit", "snippets", "overrides", "mkdocs.yml"]
 
 
 def mkdocs_build(root: Path, site: Path, **env_vars: str) -> subprocess.CompletedProcess:

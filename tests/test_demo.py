@@ -115,6 +115,7 @@ def test_focus_is_visible_and_the_stage_is_announced(lesson):
 def test_exercise_inputs_recompute_exactly_as_tinylm_does(lesson):
     """The article's example, both exercises and random edits, against tinylm's golden answers."""
     ex = lesson.locator(".tl-exercise")
+    ex.scroll_into_view_if_needed()  # the exercise is set up when a reader scrolls to it
     for case in golden_cases(q, k, v):
         for c in range(2):
             ex.get_by_label(f"q₀ 第 {c} 坐标").fill(repr(case["q0"][c]))
@@ -127,8 +128,21 @@ def test_exercise_inputs_recompute_exactly_as_tinylm_does(lesson):
             assert all(abs(a - b) <= 1e-6 for a, b in zip(got, want)), (case["name"], name, got, want)
 
 
+def test_demo_is_built_only_when_opened_and_its_styles_load_with_it(browser, base_url):
+    page = browser.new_page()
+    page.goto(f"{base_url}/lessons/10-attention/", wait_until="networkidle")
+    assert page.locator(".tl-demo button").count() == 0
+    assert page.locator('link[href$="attention-demo.css"]').count() == 0
+    page.locator("summary", has_text="展开观看动态过程").click()
+    page.locator(".tl-demo button").nth(8).wait_for()  # built on the details' toggle event
+    assert page.locator(".tl-demo button").count() == 9
+    assert page.locator('link[href$="attention-demo.css"]').count() == 1
+    page.close()
+
+
 def test_exercise_answers_show_in_the_page_and_reset_restores_the_example(lesson):
     ex = lesson.locator(".tl-exercise")
+    ex.scroll_into_view_if_needed()
     ex.get_by_label("V 第三行 第 0 坐标").fill("3")
     change = ex.locator('table[data-result="change"] td').all_inner_texts()
     assert change[2] == shown(2 * LIVE["weights"][1][2])  # exercise 1: position 1, coordinate 0
@@ -154,5 +168,7 @@ def test_demo_starts_after_materials_instant_navigation(browser, tmp_path):
         assert page.evaluate("window.__sameDocument") is True  # no full page load happened
         page.get_by_role("button", name="下一步 ▶").click()
         assert page.locator(".tl-demo-status").inner_text() == "查询行 0 · 第 2/4 步：缩放 ÷√d"
+        page.locator(".tl-exercise").scroll_into_view_if_needed()
+        page.locator('.tl-exercise table[data-result="output"] td').nth(5).wait_for()
         assert page.locator('.tl-exercise table[data-result="output"] td').count() == 6
         page.close()

@@ -30,6 +30,8 @@ def test_lesson_page_with_the_demo_open_has_no_serious_accessibility_violations(
     page.goto(f"{base_url}/lessons/10-attention/")
     page.locator("summary", has_text="展开观看动态过程").click()
     page.locator("details.success").evaluate_all("ds => ds.forEach(d => d.open = true)")
+    page.locator(".tl-exercise").scroll_into_view_if_needed()
+    page.locator(".tl-exercise table").first.wait_for()
     results = Axe().run(page)
     bad = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
            if v["impact"] in ("serious", "critical")]
@@ -48,5 +50,8 @@ def test_demo_screenshots_fit_the_width(browser, base_url, width, scheme):
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     ARTIFACTS.mkdir(exist_ok=True)
     demo.screenshot(path=str(ARTIFACTS / f"demo-{width}-{scheme}.png"))
+    page.locator(".tl-exercise").scroll_into_view_if_needed()
+    page.locator(".tl-exercise table").first.wait_for()
+    page.wait_for_timeout(200)  # the stylesheet arrives with the first widget
     page.locator(".tl-exercise").screenshot(path=str(ARTIFACTS / f"exercise-{width}-{scheme}.png"))
     page.close()

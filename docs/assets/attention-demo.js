@@ -4,6 +4,8 @@
   "use strict";
   var SUB = "₀₁₂₃₄₅₆₇₈₉";
   var STAGES = ["点积", "缩放 ÷√d", "Softmax", "汇总"];
+  /* 样式表与本脚本同名同目录；等页面上真有演示时再加载，不阻塞首屏渲染。 */
+  var CSS = document.currentScript && document.currentScript.src.replace(/\.js(\?.*)?$/, ".css");
 
   function sub(i) { return String(i).replace(/\d/g, function (c) { return SUB[c]; }); }
   function fmt(x) {
@@ -22,11 +24,13 @@
     b.addEventListener("click", onClick);
     return b;
   }
-  function matrix(name, rows, mark) {
+  function matrix(name, rows, mark, heads) {
     var t = el("table", "tl-matrix");
     t.appendChild(el("caption", "", name));
     rows.forEach(function (row, i) {
-      var tr = el("tr", mark[i] || "");
+      var tr = el("tr", mark[i] || ""), th = el("th", "", heads ? heads[i] : String(i));
+      th.scope = "row";
+      tr.appendChild(th);
       row.forEach(function (x) { tr.appendChild(el("td", "", fmt(x))); });
       t.appendChild(tr);
     });
@@ -34,7 +38,7 @@
   }
 
   function strip(name, values, mark) {
-    var t = matrix(name, [values], { 0: mark });
+    var t = matrix(name, [values], { 0: mark }, [mark === "is-made" ? "得到" : "用到"]);
     t.classList.add("tl-demo-row");
     t.querySelectorAll("td").forEach(function (td, j) { td.dataset.value = values[j]; });
     return t;
@@ -185,9 +189,34 @@
     update();
   }
 
+  function loadCss() {
+    if (CSS && !document.querySelector('link[href="' + CSS + '"]')) {
+      var link = el("link");
+      link.rel = "stylesheet";
+      link.href = CSS;
+      document.head.appendChild(link);
+    }
+  }
+
+  /* 读者真要用到时才搭界面：演示等折叠块展开，练习等滚动到附近。页面加载时不多做一点事。 */
+  function whenNeeded(root, start) {
+    var run = function () { if (!root.dataset.ready) { root.dataset.ready = "1"; loadCss(); start(root); } };
+    var details = root.closest("details");
+    if (details && !details.open) {
+      details.addEventListener("toggle", function () { if (details.open) run(); });
+    } else if ("IntersectionObserver" in window) {
+      var seen = new IntersectionObserver(function (entries) {
+        if (entries.some(function (e) { return e.isIntersecting; })) { seen.disconnect(); run(); }
+      }, { rootMargin: "400px" });
+      seen.observe(root);
+    } else {
+      run();
+    }
+  }
+
   function init() {
-    document.querySelectorAll(".tl-demo[data-attention]").forEach(initDemo);
-    document.querySelectorAll(".tl-exercise[data-attention]").forEach(initExercise);
+    document.querySelectorAll(".tl-demo[data-attention]").forEach(function (r) { whenNeeded(r, initDemo); });
+    document.querySelectorAll(".tl-exercise[data-attention]").forEach(function (r) { whenNeeded(r, initExercise); });
   }
   /* Material 的即时导航换页时不会重新加载脚本：订阅它的 document$，每换一页初始化一次。 */
   if (window.document$ && window.document$.subscribe) window.document$.subscribe(init);
