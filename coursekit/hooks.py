@@ -25,12 +25,15 @@ def _importable() -> None:
 _importable()  # MkDocs restores sys.path after loading this file; on_config adds it again
 
 from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.plugins import event_priority  # noqa: E402
+from mkdocs.structure.files import File  # noqa: E402
 
-from coursekit import drift, scan  # noqa: E402
+from coursekit import drift, notebook, scan  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.drift")
-LESSONS = "lessons/"  # pages under docs/lessons/ are checked
+LESSONS = "lessons/"  # Markdown pages under docs/lessons/ are checked
 RELOADED = ("tinylm", "lessons")  # packages re-imported on every build
+CACHE = ROOT / ".cache/coursekit"  # executed notebooks, keyed by their sources (not committed)
 
 
 class _ExecErrors(logging.Handler):
@@ -44,7 +47,7 @@ class _ExecErrors(logging.Handler):
         self.records.append(record.getMessage())
 
 
-_state = {"serving": False}
+_state = {"serving": False, "notebook_errors": []}
 _exec_errors = _ExecErrors()
 for _name in ("markdown_exec", "mkdocs.plugins.markdown_exec"):
     logging.getLogger(_name).addHandler(_exec_errors)
@@ -72,23 +75,58 @@ def on_pre_build(config) -> None:
     exec_python._sessions_counter.clear()
 
 
+@event_priority(50)  # before mkdocs-jupyter, which renders the notebooks this adds
+def on_files(files, config):
+    """Add each lesson's notebook, executed (or taken from the cache), as lessons/NN-notebook.ipynb."""
+    pages = CACHE / "pages"
+    _state["notebook_errors"] = []
+    for number, package in notebook.lesson_packages(ROOT).items():
+        uri = f"lessons/{number}-notebook.ipynb"
+        nb = notebook.build(ROOT, package)
+        try:
+            nb, hit = notebook.executed(nb, ROOT, CACHE / "executed", f"docs/{uri}")
+            log.info(f"{uri}: {'笔记本未变，取缓存' if hit else '笔记本已重新执行'}")
+        except notebook.NotebookError as err:  # reported now; the build fails after the pages
+            log.error(str(err))
+            _state["notebook_errors"].append(str(err))
+            nb.cells.insert(0, notebook.nbformat.v4.new_markdown_cell(f"!!! danger\n\n    {err}"))
+        (pages / uri).parent.mkdir(parents=True, exist_ok=True)
+        notebook.nbformat.write(nb, pages / uri)
+        files.append(File(uri, str(pages), config["site_dir"], config["use_directory_urls"]))
+    return files
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
     drift.take_recorded()
     _exec_errors.records.clear()
     return markdown
 
 
+# What nbconvert's page template would fetch from CDNs (MathJax, mermaid): the notebooks use neither.
+NOTEBOOK_CDN = [
+    re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S),
+    re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid.*?</script>', re.S),
+]
+
+
 def on_page_content(html_text: str, page, config, files) -> str:
+    if page.file.src_uri.endswith(".ipynb"):
+        for pattern in NOTEBOOK_CDN:
+            html_text = pattern.sub("", html_text)
+        name = Path(page.file.src_uri).name  # mkdocs-jupyter's include_source puts it beside the page
+        html_text = (f'<p class="tl-download"><a class="md-button" href="{name}" download>'
+                     f"下载笔记本（{name}）</a></p>") + html_text
     bindings = drift.take_recorded()
     errors = list(_exec_errors.records)
     _exec_errors.records.clear()
     html_text = html_text.replace("<p></p>", "")  # left where a hidden block printed nothing
     path = page.file.src_uri
-    if not path.startswith(LESSONS) and not errors:
+    lesson = path.startswith(LESSONS) and path.endswith(".md")
+    if not lesson and not errors:
         return html_text
     source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
     problems = [drift.Problem(_failed_block_line(source, e, config), _exec_summary(e)) for e in errors]
-    if path.startswith(LESSONS):
+    if lesson:
         problems += drift.check_page(source, bindings)
     if not problems:
         return html_text
@@ -152,3 +190,8 @@ def _highlight(html_text: str, problems: list[drift.Problem]) -> str:
         escaped = html.escape(text, quote=False)
         html_text = html_text.replace(escaped, f'<mark class="drift">{escaped}</mark>', 1)
     return html_text
+
+
+def on_post_build(config) -> None:
+    if _state["notebook_errors"] and not _state["serving"]:
+        raise PluginError(f"{len(_state['notebook_errors'])} 个笔记本执行出错（见上），构建中止")

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LESSON = "docs/lessons/10-attention.md"
 SEED = ROOT / "tests/data/lesson10-seed.txt"
-COPIED = ["docs", "tinylm", "lessons", "coursekit", "snippets", "overrides", "mkdocs.yml"]
+COPIED = ["docs", "tinylm", "lessons", "coursekit", "snippets", "overrides", "templates", "scripts", "mkdocs.yml"]
 
 
 def mkdocs_build(root: Path, site: Path, **env_vars: str) -> subprocess.CompletedProcess:
@@ -29,8 +29,10 @@ def copy_repo(dest: Path) -> Path:
     """A copy of what the site is built from, to break on purpose."""
     for name in COPIED:
         src = ROOT / name
+        if not src.exists():
+            continue
         if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
         else:
             shutil.copy2(src, dest / name)
     return dest
