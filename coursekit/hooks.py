@@ -11,6 +11,7 @@ import html
 import logging
 import re
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +29,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
-from coursekit import drift, notebook, scan  # noqa: E402
+from coursekit import drift, footer, notebook, scan, speed  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.drift")
 LESSONS = "lessons/"  # Markdown pages under docs/lessons/ are checked
@@ -47,7 +48,7 @@ class _ExecErrors(logging.Handler):
         self.records.append(record.getMessage())
 
 
-_state = {"serving": False, "notebook_errors": []}
+_state = {"serving": False, "notebook_errors": [], "exec_seconds": 0.0, "notebook_seconds": 0.0}
 _exec_errors = _ExecErrors()
 for _name in ("markdown_exec", "mkdocs.plugins.markdown_exec"):
     logging.getLogger(_name).addHandler(_exec_errors)
@@ -55,11 +56,37 @@ for _name in ("markdown_exec", "mkdocs.plugins.markdown_exec"):
 
 def on_startup(command: str, dirty: bool) -> None:
     _state["serving"] = command == "serve"
+    if _state["serving"]:
+        speed.poll_sooner()
+
+
+def on_env(env, config, files):
+    speed.reuse_compiled_templates(env)
+    return env
 
 
 def on_config(config):
     _importable()
+    _time_executed_blocks(config)
     return config
+
+
+def _time_executed_blocks(config) -> None:
+    """Wrap the executed-code fences so each build can say how long its code blocks ran."""
+    for fence in config.mdx_configs.get("pymdownx.superfences", {}).get("custom_fences", []):
+        run = fence.get("format")
+        if run is None or getattr(run, "_timed", False):
+            continue
+
+        def timed(*args, _run=run, **kwargs):
+            start = time.perf_counter()
+            try:
+                return _run(*args, **kwargs)
+            finally:
+                _state["exec_seconds"] += time.perf_counter() - start
+
+        timed._timed = True
+        fence["format"] = timed
 
 
 def on_pre_build(config) -> None:
@@ -67,6 +94,7 @@ def on_pre_build(config) -> None:
     for name in list(sys.modules):
         if name.split(".")[0] in RELOADED:
             del sys.modules[name]
+    _state["build"] = footer.build_info(ROOT)
     try:
         from markdown_exec._internal.formatters import python as exec_python
     except ImportError:  # a markdown-exec without these internals keeps its sessions
@@ -80,6 +108,8 @@ def on_files(files, config):
     """Add each lesson's notebook, executed (or taken from the cache), as lessons/NN-notebook.ipynb."""
     pages = CACHE / "pages"
     _state["notebook_errors"] = []
+    _state["exec_seconds"] = 0.0
+    started = time.perf_counter()
     for number, package in notebook.lesson_packages(ROOT).items():
         uri = f"lessons/{number}-notebook.ipynb"
         nb = notebook.build(ROOT, package)
@@ -93,6 +123,7 @@ def on_files(files, config):
         (pages / uri).parent.mkdir(parents=True, exist_ok=True)
         notebook.nbformat.write(nb, pages / uri)
         files.append(File(uri, str(pages), config["site_dir"], config["use_directory_urls"]))
+    _state["notebook_seconds"] = time.perf_counter() - started
     return files
 
 
@@ -128,6 +159,8 @@ def on_page_content(html_text: str, page, config, files) -> str:
     problems = [drift.Problem(_failed_block_line(source, e, config), _exec_summary(e)) for e in errors]
     if lesson:
         problems += drift.check_page(source, bindings)
+    if lesson:
+        html_text += footer.html(_state["build"], page, config["extra"].get("repository", ""))
     if not problems:
         return html_text
     shown = f"docs/{path}"
@@ -193,5 +226,6 @@ def _highlight(html_text: str, problems: list[drift.Problem]) -> str:
 
 
 def on_post_build(config) -> None:
+    log.info(f"代码执行：页面代码块 {_state['exec_seconds']:.2f} s，笔记本 {_state['notebook_seconds']:.2f} s")
     if _state["notebook_errors"] and not _state["serving"]:
         raise PluginError(f"{len(_state['notebook_errors'])} 个笔记本执行出错（见上），构建中止")

@@ -35,6 +35,9 @@ def copy_repo(dest: Path) -> Path:
             shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
         else:
             shutil.copy2(src, dest / name)
+    executed = ROOT / ".cache/coursekit/executed"  # content-addressed: a stale entry is never hit
+    if executed.is_dir():
+        shutil.copytree(executed, dest / ".cache/coursekit/executed")
     return dest
 
 

@@ -2,6 +2,7 @@
 
 import json
 import re
+import shutil
 
 import nbformat
 from bs4 import BeautifulSoup
@@ -56,12 +57,16 @@ def test_an_experiment_that_raises_fails_the_build_naming_notebook_and_file(repo
     assert "docs/lessons/10-notebook.ipynb：笔记本执行出错（lessons/l10/projections.py）：RuntimeError" in result.stderr
 
 
-def test_the_notebook_runs_again_only_when_its_sources_change(repo_copy, tmp_path):
+def test_the_notebook_runs_again_only_when_what_it_runs_changes(repo_copy, tmp_path):
+    shutil.rmtree(repo_copy / ".cache", ignore_errors=True)
     first = mkdocs_build(repo_copy, tmp_path / "a")
     again = mkdocs_build(repo_copy, tmp_path / "b")
     assert "笔记本已重新执行" in first.stderr and "笔记本未变，取缓存" in again.stderr
-    edit(repo_copy, "tinylm/attention.py", "# 行选查询位置", "# 行选的是查询位置")
-    changed = mkdocs_build(repo_copy, tmp_path / "c")
+    edit(repo_copy, "tinylm/attention.py", "# 行选查询位置", "# 行选的是查询位置")  # words only
+    reworded = mkdocs_build(repo_copy, tmp_path / "c")
+    assert reworded.returncode == 0 and "笔记本未变，取缓存" in reworded.stderr
+    edit(repo_copy, "tinylm/attention.py", "math.sqrt(q.shape[-1])", "math.sqrt(q.shape[-1]) * 1")  # what it does
+    changed = mkdocs_build(repo_copy, tmp_path / "d")
     assert changed.returncode == 0 and "笔记本已重新执行" in changed.stderr
-    nb = json.loads((tmp_path / "c/lessons/10-notebook/10-notebook.ipynb").read_text(encoding="utf-8"))
+    nb = json.loads((tmp_path / "d/lessons/10-notebook/10-notebook.ipynb").read_text(encoding="utf-8"))
     assert re.search(r"tensor\(\[\[0\.7071", json.dumps(nb, ensure_ascii=False))

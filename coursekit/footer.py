@@ -1,0 +1,43 @@
+"""The reproducibility footer of every lesson page: what it was built from, and where to report it."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+from html import escape
+from importlib import metadata
+from pathlib import Path
+from urllib.parse import urlencode
+
+
+def _git(root: Path, *args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def build_info(root: Path) -> dict[str, str]:
+    commit = _git(root, "rev-parse", "HEAD")
+    dirty = bool(_git(root, "status", "--porcelain", "--untracked-files=no")) if commit else False
+    return {
+        "commit": commit or "未知",
+        "dirty": "（另有未提交的改动）" if dirty else "",
+        "tinylm": importlib.import_module("tinylm").__version__,
+        "torch": metadata.version("torch"),
+    }
+
+
+def html(info: dict[str, str], page, repository: str) -> str:
+    """The footer; the report link pre-fills the issue form's lesson, section and commit."""
+    title = page.meta.get("title") or page.title
+    lesson = f"{title} {page.url}"
+    query = urlencode({"template": "lesson-error.yml", "title": f"[讲义] {title}",
+                       "lesson": lesson, "section": "", "commit": info["commit"]})
+    report = (f' · <a class="tl-report" href="{escape(repository.rstrip("/"))}/issues/new?{escape(query)}" '
+              f'target="_blank" rel="noopener">报告此页问题</a>') if repository else ""
+    return (
+        '<aside class="tl-repro" aria-label="构建信息">'
+        f'本页构建自提交 <code>{escape(info["commit"][:12])}</code>{escape(info["dirty"])}'
+        f' · tinylm {escape(info["tinylm"])} · torch {escape(info["torch"])}{report}</aside>'
+    )
