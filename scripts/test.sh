@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements.txt -r requirements-test.txt
 
 missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# The browser tests drive Debian's Chromium; $CHROMIUM names another Chromium-based browser instead.
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 fc-list :lang=zh 2>/dev/null | grep -q . || missing+=(fonts-wqy-microhei)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""

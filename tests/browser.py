@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+import os
 import http.server
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # GitHub's Ubuntu runners: google-chrome
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--no-first-run"]
 
