@@ -15,6 +15,7 @@ neither checked nor marked illustrative.
 from __future__ import annotations
 
 import ast
+import html
 import re
 from dataclasses import dataclass, field
 
@@ -254,3 +255,21 @@ def _unbound(page: str, masked: str, covered: list[tuple[int, int]]) -> list[Pro
 
 def _squash(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
+
+
+def banner(path: str, problems: list[Problem]) -> str:
+    """The red box `mkdocs serve` puts at the top of a page with problems."""
+    items = "".join(f"<li><code>{html.escape(p.format(path))}</code></li>" for p in problems)
+    return (
+        '<div class="admonition danger drift-report" role="alert">'
+        f'<p class="admonition-title">本页有 {len(problems)} 处数字或代码与现算结果不符</p>'
+        f"<ul>{items}</ul></div>"
+    )
+
+
+def highlight(page_html: str, problems: list[Problem]) -> str:
+    """Mark the prose a problem names, where it stands verbatim in the page's HTML."""
+    for text in {p.text for p in problems if p.text}:
+        escaped = html.escape(text, quote=False)
+        page_html = page_html.replace(escaped, f'<mark class="drift">{escaped}</mark>', 1)
+    return page_html
