@@ -1,6 +1,6 @@
 """Page weight and Lighthouse scores of the lesson page, beside a plain Material page of the same text.
 
-    python scripts/bench_page.py [--runs 3]
+    python scripts/bench_page.py [--runs 9]
 
 Builds the site, writes a "plain" copy of the lesson page (the same text without the course's own
 CSS, JavaScript, demo and exercise widgets), serves both on a local port, measures the bytes each
@@ -80,7 +80,7 @@ def lighthouse(url: str, out: Path) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3, help="Lighthouse runs per page (median)")
+    parser.add_argument("--runs", type=int, default=9, help="Lighthouse runs per page (median)")
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
         subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-package-lock"], cwd=BENCH, check=True)
@@ -103,6 +103,7 @@ def main() -> None:
             for name, rs in runs.items():
                 scores[name] = {c: statistics.median(r[c] for r in rs) for c in CATEGORIES}
                 scores[name]["performance runs"] = [r["performance"] for r in rs]
+                scores[name]["performance mean"] = statistics.fmean(r["performance"] for r in rs)
     print("== page weight (uncompressed bytes, demo open) ==")
     for name, sizes in weights.items():
         print(f"{name:>7}: {sum(sizes.values()):>9,} bytes in {len(sizes)} responses")
@@ -112,7 +113,8 @@ def main() -> None:
     print("== Lighthouse 12.2.3 (median of runs) ==")
     print(f"{'':>7}  " + "  ".join(f"{c:>14}" for c in CATEGORIES))
     for name, s in scores.items():
-        print(f"{name:>7}  " + "  ".join(f"{s[c]:>14.2f}" for c in CATEGORIES) + f"   performance runs {s['performance runs']}")
+        print(f"{name:>7}  " + "  ".join(f"{s[c]:>14.2f}" for c in CATEGORIES)
+              + f"   performance mean {s['performance mean']:.3f}, runs {s['performance runs']}")
 
 
 if __name__ == "__main__":
