@@ -67,3 +67,16 @@ def test_the_search_template_override_differs_from_materials_only_by_the_dialog_
     ours = (ROOT / "overrides/partials/search.html").read_text(encoding="utf-8")
     body = lambda t: t.split("-#}", 1)[1]  # noqa: E731  (the comment header differs)
     assert body(ours).replace(""" aria-label="{{ lang.t('search') }}">""", ">", 1) == body(upstream)
+
+
+def test_the_readme_gives_the_same_commands_as_the_setup_page():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for snippet in ("serve.sh", "test.sh"):
+        command = (ROOT / "snippets" / snippet).read_text(encoding="utf-8").strip()
+        assert f"```bash\n{command}\n```" in readme, snippet
+    assert "bash scripts/test.sh" in (ROOT / ".ci/run").read_text(encoding="utf-8")
+
+
+def test_the_home_page_title_is_the_site_name_once(built_site):
+    soup = BeautifulSoup((built_site / "index.html").read_text(encoding="utf-8"), "html.parser")
+    assert soup.title.get_text() == "手写小模型，看懂大模型"
