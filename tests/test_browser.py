@@ -1,4 +1,5 @@
-"""The lesson page in a real browser: desktop and phone widths, light and dark, nothing overflows."""
+"""The lesson page in a real browser: desktop and phone widths, light and dark, nothing overflows,
+and every request, the demo's included, goes to the local server and succeeds."""
 
 from pathlib import Path
 
@@ -19,11 +20,16 @@ def test_lesson_renders_without_horizontal_overflow_and_loads_only_local_files(b
     page.on("requestfailed", lambda r: failed.append(r.url))
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
     page.goto(f"{base_url}/lessons/10-attention/", wait_until="networkidle")
+    page.locator("summary", has_text="展开观看动态过程").click()  # the demo loads its styles now
+    page.locator(".tl-exercise").scroll_into_view_if_needed()
+    page.locator(".tl-exercise table").first.wait_for()
+    page.wait_for_load_state("networkidle")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.locator("figure.tl-figure svg").is_visible()
     assert page.locator("h1").inner_text().startswith("10｜注意力")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"lesson-10-{width}-{scheme}.png"), full_page=True)
     assert failed == []
+    assert any(u.endswith("attention-demo.css") for u in requested)
     assert all(u.startswith(base_url) or u.startswith("data:") for u in requested), requested
     page.close()
