@@ -79,7 +79,7 @@ def test_source_pages_show_the_files_that_run(built_site):
     page = BeautifulSoup((built_site / "code/attention/index.html").read_text(encoding="utf-8"), "html.parser")
     shown = page.select_one("article div.language-python code").get_text()
     source = (root / "tinylm/attention.py").read_text(encoding="utf-8")
-    assert squash(shown) == squash("\n".join(l for l in source.splitlines() if "--8<--" not in l))
+    assert squash(shown) == squash("\n".join(s for s in source.splitlines() if "--8<--" not in s))
 
 
 def test_lessons_not_on_the_site_yet_are_plain_text(article):

@@ -1,7 +1,6 @@
 """The lesson page in a real browser: desktop and phone widths, light and dark, nothing overflows,
 and every request, the demo's included, goes to the local server and succeeds."""
 
-from pathlib import Path
 
 import pytest
 

@@ -187,7 +187,7 @@ def test_the_build_fails_when_a_listing_raises_and_names_the_page(repo_copy, tmp
     result = mkdocs_build(repo_copy, tmp_path / "site")
     assert result.returncode != 0
     source = (repo_copy / LESSON).read_text(encoding="utf-8").splitlines()
-    block = next(i for i, l in enumerate(source, 1) if "projections.py:listing" in l) - 1  # its fence
+    block = next(i for i, text in enumerate(source, 1) if "projections.py:listing" in text) - 1  # its fence
     assert f"{LESSON}:{block}: 代码块执行出错：RuntimeError" in result.stderr, result.stderr
 
 

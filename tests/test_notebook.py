@@ -40,9 +40,9 @@ def test_notebook_cells_are_the_experiment_files_not_a_copy(built_site):
         if not file:
             continue
         source = (ROOT / file).read_text(encoding="utf-8").split("\n")
-        lines = [l for l in cell.source.split("\n") if l.strip()]
+        lines = [line for line in cell.source.split("\n") if line.strip()]
         it = iter(source)
-        assert all(any(l == s for s in it) for l in lines), file  # every line, in the file's order
+        assert all(any(line == s for s in it) for line in lines), file  # every line, in the file's order
 
 
 def test_the_lesson_page_links_to_its_notebook(lesson_html):
