@@ -19,15 +19,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import free_port  # noqa: E402
+from tests.browser import MkdocsServe  # noqa: E402
 from tests.conftest import copy_repo  # noqa: E402
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -42,50 +40,20 @@ def timed_build(repo: Path, site: Path) -> tuple[float, str]:
     return time.perf_counter() - start, EXEC.findall(done.stderr)[-1]
 
 
-class Server:
-    def __init__(self, repo: Path):
-        self.port = free_port()
-        self.log: list[str] = []
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
-            cwd=repo, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        threading.Thread(target=lambda: self.log.extend(self.proc.stdout), daemon=True).start()
-        self.wait_for("注意力", timeout=120)
-
-    def page(self) -> str:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/lessons/10-attention/", timeout=10) as r:
-                return r.read().decode("utf-8")
-        except OSError:
-            return ""
-
-    def wait_for(self, text: str, timeout: float = 60) -> float:
-        start = time.perf_counter()
-        while text not in self.page():
-            if time.perf_counter() - start > timeout:
-                raise TimeoutError(text)
-            time.sleep(0.01)
-        return time.perf_counter() - start
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=30)
-
-
-def edit_latencies(server: Server, path: Path, make_edit, edits: int) -> tuple[list[float], list[tuple[str, str]]]:
+def edit_latencies(server: MkdocsServe, path: Path, make_edit, edits: int) -> tuple[list[float], list[tuple[str, str]]]:
     """Seconds from each save to the served page showing it, and the code-execution figures logged."""
     original = path.read_text(encoding="utf-8")
     seconds, executed = [], []
     try:
         for i in range(edits):
             marker = f"m{i}x{time.time_ns() % 100000}"
-            logged = len(server.log)
+            logged = len(server.lines)
             start = time.perf_counter()
             path.write_text(make_edit(original, marker, i), encoding="utf-8")
-            server.wait_for(marker)
+            server.wait_for(marker, seconds=60)
             seconds.append(time.perf_counter() - start)
             time.sleep(0.3)
-            executed += EXEC.findall("".join(server.log[logged:]))
+            executed += EXEC.findall("".join(server.lines[logged:]))
     finally:
         path.write_text(original, encoding="utf-8")
         time.sleep(1.0)
@@ -101,7 +69,8 @@ def main() -> None:
         shutil.rmtree(repo / ".cache", ignore_errors=True)  # cold: as a fresh clone
         cold, cold_exec = timed_build(repo, Path(tmp) / "site")
         warm, warm_exec = timed_build(repo, Path(tmp) / "site")
-        server = Server(repo)
+        server = MkdocsServe(repo)
+        server.wait_for("注意力", seconds=120)
         try:
             lesson = edit_latencies(server, repo / LESSON, lambda t, m, i: t.replace("读到“早上", f"{m}读到“早上", 1), args.edits)
             comment = edit_latencies(server, repo / "tinylm/attention.py",

@@ -1,11 +1,17 @@
-"""Helpers for browser tests: the built site on a local port, and Debian's Chromium via Playwright."""
+"""Helpers for tests and benchmarks: the built site on a local port, `mkdocs serve` in a
+subprocess, and Debian's Chromium via Playwright."""
 
 from __future__ import annotations
 
 import functools
-import os
 import http.server
+import os
+import socket
+import subprocess
+import sys
 import threading
+import time
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -46,8 +52,41 @@ def chromium():
 
 
 def free_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class MkdocsServe:
+    """`mkdocs serve` of the tree at `repo` on a free port, its log collected as it runs."""
+
+    def __init__(self, repo: Path):
+        self.port, self.lines = free_port(), []
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
+                                     cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        threading.Thread(target=lambda: self.lines.extend(self.proc.stdout), daemon=True).start()
+
+    @property
+    def log(self) -> str:
+        return "".join(self.lines)
+
+    def page(self, path: str = "lessons/10-attention/") -> str:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=10) as r:
+                return r.read().decode("utf-8")
+        except OSError:
+            return ""
+
+    def wait_for(self, text: str, seconds: float = 90, poll: float = 0.01) -> str:
+        """The served lesson page once it contains `text`."""
+        deadline = time.monotonic() + seconds
+        while text not in (html := self.page()):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"not served: {text}\n" + "".join(self.lines[-20:]))
+            time.sleep(poll)
+        return html
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)

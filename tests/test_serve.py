@@ -1,52 +1,17 @@
 """`mkdocs serve` while an author writes: edits show up, and drift is shown on the page, not hidden."""
 
-import os
-import subprocess
-import sys
-import threading
-import time
-import urllib.request
-
 import pytest
 
-from tests.browser import free_port
+from tests.browser import MkdocsServe
 from tests.conftest import LESSON
 from tests.test_drift_guard import edit
 
 
-class Serve:
-    def __init__(self, repo):
-        self.port, self.lines = free_port(), []
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
-                                     cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        threading.Thread(target=lambda: self.lines.extend(self.proc.stdout), daemon=True).start()
-
-    def page(self, path="lessons/10-attention/"):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=5) as r:
-                return r.read().decode("utf-8")
-        except OSError:
-            return ""
-
-    def wait_for(self, text, seconds=90):
-        deadline = time.monotonic() + seconds
-        while text not in (html := self.page()):
-            assert time.monotonic() < deadline, f"not served: {text}\n" + "".join(self.lines[-20:])
-            time.sleep(0.1)
-        return html
-
-    @property
-    def log(self):
-        return "".join(self.lines)
-
-
 @pytest.fixture
 def serve(repo_copy):
-    server = Serve(repo_copy)
+    server = MkdocsServe(repo_copy)
     yield server
-    server.proc.terminate()
-    server.proc.wait(timeout=30)
+    server.stop()
 
 
 def test_serve_prints_the_drift_and_marks_it_on_the_served_page(repo_copy, serve):

@@ -1,8 +1,8 @@
 """The site itself: Chinese UI and search, both palettes, copy buttons, nothing from another host."""
 
 import json
-from pathlib import Path
 import re
+from pathlib import Path
 
 from bs4 import BeautifulSoup
 
