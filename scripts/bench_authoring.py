@@ -12,11 +12,9 @@ a code edit in tinylm (the notebook is rerun). For each it also gives the time s
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,17 +24,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.browser import MkdocsServe  # noqa: E402
-from tests.conftest import copy_repo  # noqa: E402
+from tests.conftest import copy_repo, mkdocs_build  # noqa: E402
 
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 EXEC = re.compile(r"代码执行：页面代码块 ([\d.]+) s，笔记本 ([\d.]+) s")
 LESSON = "docs/lessons/10-attention.md"
 
 
 def timed_build(repo: Path, site: Path) -> tuple[float, str]:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
-                          cwd=repo, env=ENV, capture_output=True, text=True, check=True)
+    done = mkdocs_build(repo, site)
+    if done.returncode:
+        raise SystemExit(done.stderr)
     return time.perf_counter() - start, EXEC.findall(done.stderr)[-1]
 
 

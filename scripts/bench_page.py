@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import chromium, free_port, serve  # noqa: E402
+from tests.browser import FLAGS, chromium, free_port, serve  # noqa: E402
+from tests.conftest import mkdocs_build  # noqa: E402
 
 BENCH = ROOT / "scripts/bench"
 LIGHTHOUSE = BENCH / "node_modules/.bin/lighthouse"
@@ -33,14 +34,13 @@ PLAIN = "lessons/10-attention-plain/"
 DEMO_ASSETS = ["assets/attention-demo.js", "assets/attention-demo.css"]
 COURSE_STYLE = re.compile(r"<style>/\* 课程页面的少量样式.*?</style>", re.S)  # inlined by overrides/main.html
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
-CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-networking "
-                "--disable-component-update --disable-sync --no-first-run")
+CHROME_FLAGS = " ".join(["--headless=new", *FLAGS])
 
 
 def build(site: Path, url: str) -> None:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": url}
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)],
-                   cwd=ROOT, env=env, check=True)
+    done = mkdocs_build(ROOT, site, SITE_URL=url)
+    if done.returncode:
+        raise SystemExit(done.stderr)
 
 
 def write_plain(site: Path) -> None:
