@@ -1,0 +1,14 @@
+"""把数写成正文的样子。页面、交互演示和命令行都用这一个格式，所以三处看到的数一字不差。"""
+
+
+def num(x, places: int = 4) -> str:
+    """四舍五入到 places 位小数；整数不带小数点，-0 写成 0。例：0.401112 → '0.4011'，2.0 → '2'。"""
+    r = round(float(x), places)
+    if r == int(r):
+        return str(int(r))
+    return f"{r:.{places}f}"
+
+
+def vec(xs, places: int = 4) -> str:
+    """一行数写成 [a, b, c]。"""
+    return "[" + ", ".join(num(x, places) for x in xs) + "]"
