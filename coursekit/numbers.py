@@ -1,4 +1,9 @@
-"""Numbers as an article writes them, and whether a written number agrees with a live value."""
+"""Numbers as a reader sees them, and whether a written number agrees with a live value.
+
+Forms: 3, -2, −0.5, 0.4011, .1987, 2e-1, 40%, 2/3, with ASCII or full-width digits and points.
+A decimal agrees within half a unit of its last written digit (0.4011 means 0.40105…0.40115);
+integers and fractions are exact; a percentage is read as a proportion (40% is 0.4).
+"""
 
 from __future__ import annotations
 
@@ -6,51 +11,88 @@ import re
 from fractions import Fraction
 from numbers import Number
 
-# A number token: an integer fraction (2/3), a decimal (0.4011) or an integer (3).
-# Not preceded by an ASCII letter, digit, '_' or '.', so "q0", "v1.2" and the "5" of
-# "2.0281/5.0562" are not mistaken for numbers; "q₀" (subscript) and "第0坐标" are fine.
-NUMBER = r"(?<![0-9A-Za-z_.])[-−]?(?:\d+/\d+(?![\d.])|\d+(?:\.\d+)?)"
-NUMBER_RE = re.compile(NUMBER)
-# Numbers that must be bound when they stand in prose: decimals and fractions.
-NON_INTEGER_RE = re.compile(r"(?<![0-9A-Za-z_.])[-−]?(?:\d+/\d+(?![\d.])|\d+\.\d+)")
+# Full-width forms, one character for one, so offsets in the normalized text are the source's.
+_WIDE = str.maketrans("０１２３４５６７８９．％－＋＝／", "0123456789.%-+=/")
 
-EXACT = 1e-6  # integers and fractions are exact claims
+NUMBER_RE = re.compile(
+    r"(?<![0-9A-Za-z_])(?<!(?<!\.)\.)"  # not inside a name (q0, v1.2); '...0.5' is fine
+    r"(?:[-−](?=\.?\d))?"
+    r"(?:\d+/\d+(?![\d.])|(?:\d+\.\d+|(?<!\.)\.\d+|\d+)(?:[eE][-+]?\d+)?%?)"
+    r"(?![0-9A-Za-z_])"
+)
+EXACT = 1e-6  # integers and fractions are exact claims (up to float32 noise)
+
+
+def normalize(text: str) -> str:
+    return text.translate(_WIDE)
 
 
 def parse(token: str) -> float:
-    """The value a written token stands for ('−' and '-' are both minus)."""
-    token = token.replace("−", "-")
+    """The value a written token stands for."""
+    token = normalize(token).replace("−", "-")
+    if token.endswith("%"):
+        return parse(token[:-1]) / 100
     if "/" in token:
         return float(Fraction(token))
     return float(token)
 
 
+def places(token: str) -> int | None:
+    """Decimal places written (in the mantissa, as a proportion for percentages); None: exact."""
+    t = normalize(token).replace("−", "-").lower()
+    scale = 2 if t.endswith("%") else 0
+    t = t.rstrip("%")
+    if "/" in t:
+        return None
+    mantissa, _, exponent = t.partition("e")
+    if "." not in mantissa:
+        return None if not exponent and not scale else scale - int(exponent or 0)
+    return len(mantissa.split(".")[1]) + scale - int(exponent or 0)
+
+
 def tolerance(token: str) -> float:
-    """Half a unit of the last written digit for decimals; exact for integers and fractions."""
-    if "." in token and "/" not in token:
-        decimals = len(token.split(".")[1])
-        return 0.5 * 10.0**-decimals + 1e-12
-    return EXACT * max(1.0, abs(parse(token)))
+    p = places(token)
+    if p is None:
+        return EXACT * max(1.0, abs(parse(token)))
+    return 0.5 * 10.0**-p + 1e-12
 
 
 def agrees(token: str, live: float) -> bool:
     return abs(parse(token) - live) <= tolerance(token)
 
 
+def rewrite(token: str, live: float) -> str | None:
+    """`live` written the way `token` is (same places, percent, minus sign); None if it can't be."""
+    t = normalize(token)
+    if "/" in t or "e" in t.lower():
+        return None
+    minus = "−" if "−" in t else "-"
+    if t.endswith("%"):
+        body = rewrite(t[:-1], live * 100)
+        return None if body is None else body + "%"
+    decimals = len(t.split(".")[1]) if "." in t else 0
+    if decimals == 0 and abs(live - round(live)) > EXACT * max(1.0, abs(live)):
+        return None
+    text = f"{live:.{decimals}f}"
+    if t.startswith(".") and text.startswith("0."):
+        text = text[1:]
+    return text.replace("-", minus) if text.startswith("-") else text
+
+
 def flatten(*values) -> list[float]:
-    """Tensors, arrays, numbers and nested lists of them, as one flat list of floats."""
+    """Tensors, arrays, numbers, shapes and nested lists of them, as one flat list of floats."""
     out: list[float] = []
     for value in values:
         if hasattr(value, "detach"):  # torch.Tensor
             value = value.detach().tolist()
         elif hasattr(value, "tolist"):  # numpy
             value = value.tolist()
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, (list, tuple)):  # torch.Size is a tuple
             out.extend(flatten(*value))
         elif isinstance(value, Number):
             out.append(float(value))
         else:
-            raise TypeError(f"cannot bind a value of type {type(value).__name__}: {value!r}")
+            raise TypeError(f"绑定的值要是数、张量或它们的列表，收到 {type(value).__name__}: {value!r:.80}")
     return out
 
 

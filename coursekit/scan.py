@@ -1,21 +1,27 @@
-"""Where a lesson's Markdown holds prose (numbers to check) and where it holds code."""
+"""Where a page's Markdown holds what a reader sees (numbers to check) and where it holds code."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-# Fenced blocks whose content is displayed numbers, checked like prose.
-DISPLAY_LANGS = {"", "text", "txt"}
-# Parts of a line that are not prose: comments, snippet lines, link targets, URLs, attribute lists.
-NOT_PROSE = [
+# Fenced blocks a reader reads as displayed numbers: checked like prose.
+DISPLAY_LANGS = {"", "text", "txt", "plain"}
+# Transcripts: the prompt lines are code, the lines after them are what the program printed.
+TRANSCRIPTS = {"pycon": re.compile(r"^\s*(>>>|\.\.\.)( |$)"),
+               "console": re.compile(r"^\s*[$#] "), "shell-session": re.compile(r"^\s*[$#] ")}
+# Text a reader sees inside markup: titles (tooltips), image alt text, labels.
+SEEN_ATTRIBUTES = re.compile(r"""\b(?:title|alt|aria-label|placeholder)\s*=\s*(["'])(.*?)\1""", re.S)
+HIDDEN = [
     re.compile(r"<!--.*?-->", re.S),
-    re.compile(r"^[ \t]*-{1,}8<-{1,}.*$", re.M),
-    re.compile(r"\]\([^)]*\)"),
-    re.compile(r"https?://\S+"),
-    re.compile(r"\{[:#.][^}\n]*\}"),
-    re.compile(r"<[A-Za-z/][^>\n]*>"),
+    re.compile(r"^[ \t]*;?-{1,}8<-{1,}.*$", re.M),  # snippet lines
+    re.compile(r"https?://[!-~]+"),  # a bare URL ends where ASCII does
+    re.compile(r"(?<=\])\([^)\s]*"),  # a link's target (its "title" stays visible)
+    re.compile(r"^\s*\[[^\]]+\]:\s*\S+", re.M),  # a reference definition's target
+    re.compile(r"\{:?\s*[#.:][^}\n]*\}"),  # attribute lists
+    re.compile(r"</?[A-Za-z][^>]*>", re.S),  # HTML tags (attributes a reader sees are put back)
 ]
 
 
@@ -25,6 +31,7 @@ class Fence:
     end: int  # line number of the closing fence
     info: str
     lines: list[str]
+    indent: int = 0
 
     @property
     def lang(self) -> str:
@@ -51,46 +58,67 @@ def fences(text: str) -> list[Fence]:
         while j < len(lines) and not close.match(lines[j]):
             j += 1
         body = [line[indent:] if line[:indent].strip() == "" else line for line in lines[i + 1 : j]]
-        found.append(Fence(i + 1, j + 1, m["info"], body))
+        found.append(Fence(i + 1, j + 1, m["info"], body, indent))
         i = j + 1
     return found
 
 
-def front_matter_end(text: str) -> int:
-    """Line count of a leading YAML front matter block (0 when there is none)."""
-    m = re.match(r"---\n.*?\n---\n", text, re.S)
-    return m.group(0).count("\n") if m else 0
+def line_starts(text: str) -> list[int]:
+    return [0] + [m.end() for m in re.finditer(r"\n", text)]
 
 
-def prose_mask(text: str) -> str:
-    """The page with everything that is not prose blanked to spaces, offsets and lines kept."""
-    chars = list(text)
-    line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+def visible_mask(text: str) -> bytearray:
+    """1 for each character a reader sees as text (prose, displayed blocks, transcript output,
+    tooltips and alt text), 0 for code, markup and hidden text."""
+    seen = bytearray(b"\1" * len(text))
+    starts = line_starts(text)
 
-    def blank(start: int, end: int) -> None:
-        for p in range(start, min(end, len(chars))):
-            if chars[p] != "\n":
-                chars[p] = " "
+    def hide(a: int, b: int) -> None:
+        seen[a:b] = b"\0" * (max(0, min(b, len(text)) - a))
 
-    def line_span(first: int, last: int) -> tuple[int, int]:
-        end = line_starts[last] if last < len(line_starts) else len(text)
-        return line_starts[first - 1], end
+    def line_span(n: int) -> tuple[int, int]:
+        return starts[n - 1], (starts[n] if n < len(starts) else len(text))
 
-    fm = front_matter_end(text)
-    if fm:
-        blank(*line_span(1, fm))
     for f in fences(text):
-        if f.lang in DISPLAY_LANGS and not f.executed:
-            blank(*line_span(f.start, f.start))  # the fence lines only
-            blank(*line_span(f.end, f.end))
-        else:
-            blank(*line_span(f.start, f.end))
-    masked = "".join(chars)
-    for pattern in NOT_PROSE:
-        for m in pattern.finditer(masked):
-            blank(m.start(), m.end())
-        masked = "".join(chars)
-    return masked
+        hide(line_span(f.start)[0], line_span(f.start)[1])
+        if f.end <= len(starts):
+            hide(*line_span(f.end))
+        prompt = TRANSCRIPTS.get(f.lang)
+        for n in range(f.start + 1, f.end):
+            a, b = line_span(n)
+            if f.executed or not (f.lang in DISPLAY_LANGS or prompt):
+                hide(a, b)
+            elif prompt and prompt.match(text[a:b]):
+                hide(a, b)
+    for m in re.finditer(r"(`+)(.+?)\1", text, re.S):  # inline code is code, unless it is just a number
+        if seen[m.start()] and not re.fullmatch(r"\s*[-−]?[\d.]+%?\s*", m.group(2)):
+            hide(m.start(), m.end())
+    for pattern in HIDDEN:
+        for m in pattern.finditer(text):
+            if not seen[m.start()]:
+                continue
+            hide(m.start(), m.end())
+            for a in SEEN_ATTRIBUTES.finditer(m.group(0)):
+                seen[m.start() + a.start(2) : m.start() + a.end(2)] = b"\1" * (a.end(2) - a.start(2))
+    return seen
+
+
+def segments(text: str):
+    """offset -> the paragraph or displayed block it belongs to (annotations bind within one)."""
+    bounds = [m.end() for m in re.finditer(r"\n[ \t]*\n", text)]
+    for f in fences(text):
+        starts = line_starts(text)
+        a = starts[f.start - 1]
+        b = starts[f.end - 1] if f.end - 1 < len(starts) else len(text)
+        bounds = [x for x in bounds if not a < x < b] + [a, b]
+    bounds.sort()
+    return lambda offset: bisect_right(bounds, offset)
+
+
+def front_matter(text: str) -> tuple[str, int]:
+    """(the YAML front matter block, its line count) of a page file, or ('', 0)."""
+    m = re.match(r"---[ \t]*\n(.*?\n)---[ \t]*\n", text, re.S)
+    return (m.group(1), m.group(0).count("\n")) if m else ("", 0)
 
 
 def line_of(text: str, offset: int) -> int:

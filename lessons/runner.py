@@ -1,16 +1,176 @@
-"""各讲运行入口共用的小工具：按顺序导入（也就是运行）一讲的实验，任何核对失败都以非零状态退出。"""
+"""一讲的实验怎样运行。命令行、课程页面和笔记本用的都是这一种方式，所以三处的数来自同一次运行。
 
+- 实验文件就是普通的 Python 模块（lessons.l10.attention_2d），按 EXPERIMENTS 的顺序各整体运行一次。
+- 运行时逐条执行文件的顶层语句，并记下每条语句打印了什么；页面按文件里标出的段落取用这些打印。
+- 实验文件可以像平常一样从别的实验导入（from lessons.l10.attention_2d import q）：
+  已经运行过的直接拿来用；没运行过的（比如前几讲的）安静地运行一次，不打印。
+"""
+
+from __future__ import annotations
+
+import ast
 import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import io
+import re
 import sys
+import types
+from contextlib import contextmanager, redirect_stdout
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPERIMENT = re.compile(r"lessons\.l\d+\.\w+")
+OUTPUT_LIMIT = 100_000  # 一个文件（或页面上一个代码块）最多打印这么多字符
 
 
-def run(package, experiments):
-    for name, title in experiments:
-        print(f"== {name}：{title} ==")
-        try:
-            importlib.import_module(f"{package}.{name}")
-        except AssertionError:
-            # 实验里的 assert 就是核对；指出是哪个文件没通过。
-            print(f"核对失败：{package.replace('.', '/')}/{name}.py", file=sys.stderr)
-            sys.exit(1)
-    print("全部核对通过。")
+class OutputLimitExceeded(Exception):
+    """打印得太多：页面放不下，多半是循环里忘了删的 print。"""
+
+
+@dataclass
+class Statement:
+    first: int  # 顶层语句的首行与末行（从 1 数起）
+    last: int
+    output: str
+
+
+@dataclass
+class FileRun:
+    module: str  # lessons.l10.attention_2d
+    path: str  # lessons/l10/attention_2d.py
+    title: str
+    statements: list[Statement] = field(default_factory=list)
+
+    @property
+    def output(self) -> str:
+        return "".join(s.output for s in self.statements)
+
+
+class Capture(io.TextIOBase):
+    """收集打印；echo 时同时照常打印出来。超过上限就在打印处报错。"""
+
+    def __init__(self, limit: int = OUTPUT_LIMIT, echo=None) -> None:
+        self.parts: list[str] = []
+        self.size, self.limit, self.echo = 0, limit, echo
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.size += len(text)
+        if self.size > self.limit:
+            raise OutputLimitExceeded(f"打印超过 {self.limit} 个字符的上限")
+        self.parts.append(text)
+        if self.echo is not None:
+            self.echo.write(text)
+        return len(text)
+
+    def take(self) -> str:
+        text, self.parts = "".join(self.parts), []
+        return text
+
+
+def experiments(package: str) -> list[tuple[str, str]]:
+    """(模块名, 标题) 按正文顺序。"""
+    return list(importlib.import_module(package).EXPERIMENTS)
+
+
+def run_file(package: str, name: str, title: str = "", *, limit: int = OUTPUT_LIMIT, echo=None) -> FileRun:
+    """把一个实验文件作为模块整体运行一次，逐条记下顶层语句的打印。出错时异常照常抛出。"""
+    module_name = f"{package}.{name}"
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or not spec.origin:
+        raise ModuleNotFoundError(f"找不到实验文件 {module_name}（EXPERIMENTS 里登记了它）")
+    path = Path(spec.origin)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # 后面的实验 import 它时，拿到的就是这一次运行的结果
+    run = FileRun(module_name, _shown(path), title)
+    capture = Capture(limit, echo)
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    with redirect_stdout(capture):
+        for node in tree.body:
+            code = compile(ast.Module([node], type_ignores=[]), str(path), "exec")
+            try:
+                exec(code, module.__dict__)
+            finally:
+                run.statements.append(Statement(node.lineno, node.end_lineno or node.lineno, capture.take()))
+    return run
+
+
+def namespace(package: str) -> dict:
+    """本讲的命名空间：各实验模块的顶层名字，按 EXPERIMENTS 的顺序合起来（后面的同名者优先）。"""
+    merged: dict = {}
+    for name, _ in experiments(package):
+        module = sys.modules.get(f"{package}.{name}")
+        if module is not None:
+            merged.update({k: v for k, v in vars(module).items() if not k.startswith("__")})
+    return merged
+
+
+class _QuietExperiments(importlib.abc.MetaPathFinder):
+    """被导入（而不是被本讲运行）的实验文件安静地运行：前几讲的打印不会混进这一讲。"""
+
+    def find_spec(self, fullname, path, target=None):
+        if not EXPERIMENT.fullmatch(fullname):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _QuietLoader(spec.loader)
+        return spec
+
+
+class _QuietLoader(importlib.abc.Loader):
+    def __init__(self, loader) -> None:
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        with redirect_stdout(io.StringIO()):
+            self.loader.exec_module(module)
+
+
+def quiet_imports() -> None:
+    """装上上面的导入规则（重复调用无妨）。"""
+    if not any(isinstance(f, _QuietExperiments) for f in sys.meta_path):
+        sys.meta_path.insert(0, _QuietExperiments())
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+@contextmanager
+def _reported(run_path: str):
+    """核对（assert）失败时指出文件和行，以非零状态退出。"""
+    try:
+        yield
+    except AssertionError:
+        tb = sys.exc_info()[2]
+        line = next((f.tb_lineno for f in _frames(tb) if _shown(Path(f.tb_frame.f_code.co_filename)) == run_path), "?")
+        print(f"核对失败：{run_path}:{line}", file=sys.stderr)
+        sys.exit(1)
+
+
+def _frames(tb):
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
+
+
+def main(package: str, argv: list[str] | None = None) -> None:
+    """python -m lessons.lNN：按顺序运行本讲的实验，打印它们的输出；任何核对失败都以非零状态退出。"""
+    quiet_imports()
+    for name, title in experiments(package):
+        path = f"{package.replace('.', '/')}/{name}.py"
+        print(f"\n== {path}：{title} ==")
+        with _reported(path):
+            run_file(package, name, title, echo=sys.stdout, limit=sys.maxsize)
+    print("\n全部核对通过。")

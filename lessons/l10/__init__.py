@@ -2,6 +2,7 @@
 
 # 本讲的实验，按正文顺序。python -m lessons.l10 依次运行它们；本讲的笔记本也按这个顺序生成。
 EXPERIMENTS = [
+    ("baseline", "开头的两个基线：直接平均，和手工规定的比例"),
     ("attention_2d", "三个位置、二维的构造例子：分数、比例、输出"),
     ("projections", "Q 与 K 分开投影：分数可以不对称"),
     ("intervention", "固定 Q/K，只改第三行 V"),

@@ -3,8 +3,7 @@
 每个实验里的 assert 都是一次核对；任何一处不成立，就以非零状态退出。
 """
 
-from lessons.l10 import EXPERIMENTS
-from lessons.runner import run
+from lessons.runner import main
 
 if __name__ == "__main__":
-    run("lessons.l10", EXPERIMENTS)
+    main("lessons.l10")

@@ -1,0 +1,420 @@
+"""The engine: each lesson's code runs once per build in a worker process of its own, and every
+result is cached by what it depends on.
+
+- A lesson's run (its EXPERIMENTS files, in order, through lessons.runner) depends on the text of
+  its own files and on the syntax trees (not the comments) of every tinylm and lessons module it
+  imported, plus the Python, torch and numpy versions. The worker reports what it imported, so
+  the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
+  lessons that import it; a prose edit reruns nothing.
+- Page blocks and inline bindings are cached under the run's key: a block by its code and the code
+  of the blocks before it on the page (they share a namespace), a binding by its expression.
+- Workers are forked from a server that imported torch once; independent lessons run in
+  parallel on the available cores. A worker lives for one page at most, so a block that patches
+  torch or changes a tensor in place cannot leak into the next page or the next rebuild.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import multiprocessing
+import os
+import platform
+import re
+import tempfile
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
+OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
+AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
+FORMAT = 2  # bump when the cache layout changes
+
+
+class LessonError(Exception):
+    """Something in a lesson's code failed; `where` is (file, line) when known."""
+
+    def __init__(self, message: str, where: tuple[str, int] | None = None) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+@dataclass
+class Lesson:
+    package: str  # lessons.l10
+    number: str  # "10"
+    title: str
+    experiments: list[tuple[str, str]]
+    time_limit: float = TIME_LIMIT
+    output_limit: int = OUTPUT_LIMIT
+
+    @property
+    def folder(self) -> str:
+        return self.package.replace(".", "/")
+
+
+def find_lessons(root: Path) -> dict[str, Lesson]:
+    """{'l10': Lesson, …}: every lessons/lNN package that lists EXPERIMENTS, read without importing it."""
+    found = {}
+    for init in sorted((root / "lessons").glob("l[0-9]*/__init__.py")):
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        names = {}
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                try:
+                    names[node.targets[0].id] = ast.literal_eval(node.value)
+                except ValueError:
+                    pass
+        if "EXPERIMENTS" not in names:
+            continue
+        session = init.parent.name
+        found[session] = Lesson(
+            package=f"lessons.{session}", number=session[1:],
+            title=(ast.get_docstring(tree) or session).strip().split("\n")[0],
+            experiments=[tuple(e) for e in names["EXPERIMENTS"]],
+            time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
+            output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
+        )
+    return found
+
+
+def versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for name in AFFECTS_OUTPUT:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "-"
+    return found
+
+
+def behaviour(text: str) -> str:
+    """A module's syntax tree without docstrings: equal for two files that differ only in words."""
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def _sha(*parts: str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def file_hash(root: Path, rel: str, lesson: Lesson) -> str:
+    """Own files count to the letter (the page and notebook show them); imported ones by behaviour."""
+    path = root / rel
+    if not path.is_file():
+        return "missing"
+    text = path.read_text(encoding="utf-8")
+    if rel.startswith(lesson.folder + "/"):
+        return _sha(text)
+    try:
+        return _sha(behaviour(text))
+    except SyntaxError:
+        return _sha(text)
+
+
+@dataclass
+class FileResult:
+    name: str
+    title: str
+    path: str
+    statements: list[tuple[int, int, str]]
+
+    def output(self, lines: tuple[int, int] | None = None) -> str:
+        """What the file printed, or what the statements within lines [first, last] printed."""
+        if lines is None:
+            return "".join(s[2] for s in self.statements)
+        return "".join(out for first, last, out in self.statements if first >= lines[0] and last <= lines[1])
+
+
+@dataclass
+class Run:
+    lesson: Lesson
+    key: str
+    files: list[FileResult]
+    error: LessonError | None = None
+    executed: bool = False  # this build ran it (False: from the cache)
+    seconds: float = 0.0
+
+    def file(self, path: str) -> FileResult | None:
+        return next((f for f in self.files if f.path == path), None)
+
+
+class Worker:
+    """One lesson's process. Requests wait at most the time limit (plus a grace period)."""
+
+    _context = None
+    _lock = threading.Lock()
+
+    def __init__(self, root: Path, lesson: Lesson) -> None:
+        self.lesson = lesson
+        self.log = tempfile.NamedTemporaryFile("w+", prefix=f"coursekit-{lesson.number}-", suffix=".log", delete=False)
+        parent, child = self._ctx().Pipe()
+        settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit}
+        from coursekit import worker
+
+        self.process = self._ctx().Process(
+            target=worker.serve, args=(child, str(root), lesson.package, settings, self.log.name), daemon=True)
+        self.process.start()
+        child.close()
+        self.conn = parent
+        self.dead: LessonError | None = None
+
+    @classmethod
+    def _ctx(cls):
+        with cls._lock:
+            if cls._context is None:
+                ctx = multiprocessing.get_context("forkserver")
+                ctx.set_forkserver_preload(["torch", "numpy"])
+                cls._context = ctx
+            return cls._context
+
+    @classmethod
+    def warm_up(cls) -> None:
+        """Start the fork server (it imports torch) while the build does other things."""
+        from multiprocessing import forkserver
+
+        threading.Thread(target=lambda: (cls._ctx(), forkserver.ensure_running()), daemon=True).start()
+
+    def ask(self, request: tuple, what: str) -> dict:
+        if self.dead:
+            raise self.dead
+        try:
+            self.conn.send(request)
+            if self.conn.poll(self.lesson.time_limit + 5):
+                return self.conn.recv()
+        except (EOFError, OSError):
+            pass
+        self.dead = self._why_dead(what)
+        raise self.dead
+
+    def _why_dead(self, what: str) -> LessonError:
+        self.process.join(timeout=2)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        log = Path(self.log.name).read_text(encoding="utf-8", errors="replace")
+        if "Timeout" in log:
+            where = _innermost(log)
+            return LessonError(f"{what}超过时间上限 {self.lesson.time_limit:g} 秒，已停止"
+                               f"（可在 {self.lesson.folder}/__init__.py 里设 TIME_LIMIT）", where)
+        code = self.process.exitcode
+        tail = " ".join(log.strip().splitlines()[-2:])[-300:]
+        return LessonError(f"{what}时工作进程意外退出（退出码 {code}）{('：' + tail) if tail else ''}", _innermost(log))
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except OSError:
+            pass
+        self.process.join(timeout=1)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        os.unlink(self.log.name)
+
+
+def _innermost(log: str) -> tuple[str, int] | None:
+    """The first lesson frame of a faulthandler dump (most recent call first)."""
+    for m in re.finditer(r'File "([^"]+)", line (\d+)', log):
+        name = m.group(1)
+        for top in ("lessons/", "tinylm/", "docs/"):
+            if top in name:
+                return top + name.split(top, 1)[1], int(m.group(2))
+    return None
+
+
+class Build:
+    """One build's lessons: their runs (cached or executed), their workers, their block caches."""
+
+    def __init__(self, root: Path, cache: Path | None = None) -> None:
+        self.root = Path(root)
+        self.cache = cache or self.root / ".cache/coursekit"
+        self.lessons = find_lessons(self.root)
+        self.versions = versions()
+        self._runs: dict[str, Future] = {}
+        self._workers: dict[str, Worker] = {}
+        self._pool = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1))
+        self._lock = threading.Lock()
+        self.executed_seconds = 0.0
+
+    # ---- runs ---------------------------------------------------------------------------------
+    def prefetch(self, sessions=None) -> None:
+        """Start every lesson whose cached run is stale, in parallel."""
+        for session in sessions or self.lessons:
+            self._future(session)
+
+    def run(self, session: str) -> Run:
+        return self._future(session).result()
+
+    def _future(self, session: str) -> Future:
+        with self._lock:
+            if session not in self._runs:
+                self._runs[session] = self._pool.submit(self._run, session)
+            return self._runs[session]
+
+    def _record_path(self, lesson: Lesson) -> Path:
+        return self.cache / "runs" / f"{lesson.package}.json"
+
+    def _own_files(self, lesson: Lesson) -> list[str]:
+        return [f"{lesson.folder}/__init__.py"] + [f"{lesson.folder}/{n}.py" for n, _ in lesson.experiments]
+
+    def _cached(self, lesson: Lesson) -> Run | None:
+        path = self._record_path(lesson)
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if record.get("format") != FORMAT or record.get("versions") != self.versions:
+            return None
+        if record.get("experiments") != [list(e) for e in lesson.experiments]:
+            return None
+        deps = record["deps"]
+        if any(file_hash(self.root, rel, lesson) != h for rel, h in deps.items()):
+            return None
+        return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
+
+    def _run(self, session: str) -> Run:
+        import time
+
+        lesson = self.lessons[session]
+        cached = self._cached(lesson)
+        if cached is not None:
+            return cached
+        start = time.perf_counter()
+        worker = Worker(self.root, lesson)
+        files, deps, error = [], set(self._own_files(lesson)), None
+        for name, title in lesson.experiments:
+            path = f"{lesson.folder}/{name}.py"
+            try:
+                answer = worker.ask(("run", name, title), f"运行 {path} ")
+            except LessonError as err:
+                error = err
+                break
+            if "error" in answer:
+                error = _lesson_error(answer["error"], f"运行 {path} 出错")
+                break
+            files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
+            deps.update(answer["deps"])
+        dep_hashes = {rel: file_hash(self.root, rel, lesson) for rel in sorted(deps)}
+        key = _sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT))
+        run = Run(lesson, key, files, error, executed=True, seconds=time.perf_counter() - start)
+        if error is None:
+            self._write(self._record_path(lesson), {
+                "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments,
+                "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
+            with self._lock:
+                self._workers[session] = worker  # it has run the experiments: bindings and blocks may use it
+        else:
+            worker.close()
+        self.executed_seconds += run.seconds
+        return run
+
+    def _write(self, path: Path, data: dict) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+        tmp.replace(path)
+
+    # ---- a live worker that has run the lesson --------------------------------------------------
+    def _worker(self, session: str) -> Worker:
+        run = self.run(session)
+        if run.error:
+            raise run.error
+        with self._lock:
+            worker = self._workers.get(session)
+        if worker is None or worker.dead:
+            worker = Worker(self.root, run.lesson)
+            for name, title in run.lesson.experiments:
+                answer = worker.ask(("run", name, title), f"运行 {run.lesson.folder}/{name}.py ")
+                if "error" in answer:
+                    worker.close()
+                    raise _lesson_error(answer["error"], "再次运行出错")
+            with self._lock:
+                self._workers[session] = worker
+        return worker
+
+    def done_with(self, session: str) -> None:
+        """A page has used the lesson's worker: nothing it did may reach another page."""
+        with self._lock:
+            worker = self._workers.pop(session, None)
+        if worker is not None:
+            worker.close()
+
+    # ---- bindings and page blocks ----------------------------------------------------------------
+    def evaluate(self, session: str, exprs: list[str]) -> list[dict]:
+        """Each expression's numbers ({'numbers': [...]}) or {'error': ...}, cached under the run."""
+        run = self.run(session)
+        if run.error:
+            raise run.error
+        path = self.cache / "evals" / f"{run.key}.json"
+        known = _load(path)
+        missing = sorted({e for e in exprs if e not in known})
+        if missing:
+            answer = self._worker(session).ask(("eval", missing), "计算绑定的表达式")
+            known.update(zip(missing, answer["values"]))
+            self._write(path, known)
+        return [known[e] for e in exprs]
+
+    def execute(self, session: str, page: str, chain: str, code: str, where: str) -> dict:
+        """Run a page block after the page's earlier blocks; {'output': …} or {'error': …}."""
+        run = self.run(session)
+        if run.error:
+            raise run.error
+        path = self.cache / "blocks" / run.key / f"{chain}.json"
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8"))
+        answer = self._worker(session).ask(("exec", code, where, page), f"运行 {where} 的代码块")
+        if "error" not in answer:
+            self._write(path, answer)
+        return answer
+
+    def close(self) -> None:
+        with self._lock:
+            workers, self._workers = list(self._workers.values()), {}
+        for w in workers:
+            w.close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _load(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _lesson_error(info: dict, what: str) -> LessonError:
+    where = tuple(info["where"]) if info.get("where") else None
+    return LessonError(f"{what}：{info['type']}: {info['message']}", where)
+
+
+def chain(previous: str, code: str) -> str:
+    return _sha(previous, code)
+
+
+@dataclass
+class Current:
+    """The build the Markdown extension uses: the MkDocs hooks open and close one per build (and
+    start every stale lesson in parallel); under other builders (Zensical) each lesson page
+    opens one of its own, which reads the same cache."""
+
+    build: Build | None = None  # set by the MkDocs hooks for the length of a build
+    root: Path | None = None
+    hooks: bool = False  # MkDocs hooks report the problems; otherwise the extension raises them
+    pages: dict = field(default_factory=dict)  # path -> problems of the page just converted
+
+
+current = Current()

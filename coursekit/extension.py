@@ -1,0 +1,203 @@
+"""The course's Python-Markdown extension: it checks a lesson page while it is converted, so MkDocs
+and Zensical (which runs Markdown extensions, but no MkDocs hooks) check the same things.
+
+Before pymdownx.snippets and superfences see the page, a preprocessor
+- finds the page's file (builders pass the text without its front matter, not its path),
+- binds every `{=expr}` annotation to the lesson's live values and checks every number a reader
+  sees (coursekit.guard), in the page, its front-matter title and the Markdown it includes,
+- removes the annotations, and tags each executed block with its file and line (`src=`), so a
+  failing block is reported where it stands (coursekit.fence runs the blocks).
+At the end a postprocessor hands the page's problems to the MkDocs hooks, which show them on the
+served page or stop the build; with no hooks in charge it raises, so any builder fails.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown import Extension
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+
+from coursekit import engine, guard, scan
+
+LESSON_PAGES = "docs/lessons/"
+SESSION = re.compile(r'\bsession="?(l\d+)"?')
+INCLUDE = re.compile(r'^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+"(?P<file>[^":]+\.md)"[ \t]*$')
+
+try:  # under MkDocs a BuildError ends the build with its message and no traceback
+    from mkdocs.exceptions import PluginError as _Base
+except ImportError:  # pragma: no cover - Zensical without MkDocs installed
+    _Base = Exception
+
+
+class PageProblems(_Base):
+    """A page has drifted numbers or failing code; the message has one line per problem."""
+
+
+@dataclass
+class PageState:
+    path: str  # docs/lessons/10-attention.md
+    root: Path
+    session: str | None
+    build: engine.Build | None
+    owns_build: bool
+    problems: list[guard.Problem] = field(default_factory=list)
+    bound: list[guard.Bound] = field(default_factory=list)
+    chain: str = ""
+    broken: bool = False  # a block failed: later blocks of the page are not run (one cause, one error)
+
+
+class _Pages:
+    """The page files under docs/, to find which one a builder is converting."""
+
+    def __init__(self) -> None:
+        self.seen: dict[Path, tuple[float, str]] = {}
+
+    def locate(self, root: Path, text: str) -> tuple[str, int, str]:
+        """(path, line of the text's first line, front matter) of the page holding `text`."""
+        best = None
+        for path in sorted((root / "docs").rglob("*.md")):
+            stamp = path.stat().st_mtime
+            if path not in self.seen or self.seen[path][0] != stamp:
+                self.seen[path] = (stamp, path.read_text(encoding="utf-8"))
+            full = self.seen[path][1]
+            fm, fm_lines = scan.front_matter(full)
+            body = full.split("\n", fm_lines)[-1] if fm_lines else full
+            if body == text or body.strip() == text.strip():
+                offset = body.find(text.strip()[:200]) if body != text else 0
+                first = fm_lines + 1 + body.count("\n", 0, max(offset, 0))
+                best = (path.relative_to(root).as_posix(), first, fm)
+                break
+        return best or ("<page>", 1, "")
+
+
+_pages = _Pages()
+
+
+class GuardPreprocessor(Preprocessor):
+    def run(self, lines: list[str]) -> list[str]:
+        text = "\n".join(lines)
+        root = engine.current.root or Path.cwd()
+        path, first, fm = _pages.locate(root, text)
+        if path == "<page>":
+            return lines  # markdown-exec converting a block's output, or text from elsewhere
+        session = _session(path, text)
+        build, owns = engine.current.build, False
+        if session and build is None:
+            build, owns = engine.Build(root), True
+        if session and build is not None and session not in build.lessons:
+            session = None
+        state = PageState(path, root, session, build, owns)
+        self.md.coursekit = state
+        if session:
+            try:
+                run = build.run(session)
+                if run.error:
+                    _lesson_failed(state, run.error, path, first)
+            except engine.LessonError as err:
+                _lesson_failed(state, err, path, first)
+        if not path.startswith(LESSON_PAGES):
+            return _tag_blocks(text, path, first).split("\n")
+        out = _check(state, path, text, first)
+        if fm:
+            title = re.search(r"^title:[ \t]*(.*)$", fm, re.M)
+            if title:
+                line = 2 + fm.count("\n", 0, title.start())
+                _check(state, path, title.group(1), line, strip=False)
+        return out.split("\n")
+
+
+def _check(state: PageState, path: str, text: str, first: int, strip: bool = True) -> str:
+    """Check one piece of Markdown (a page, an included file, a title); return what the reader gets."""
+    found = guard.scan_page(path, text, first)
+    exprs = sorted({a.expr for a in found.annotations if a.expr})
+    values: dict[str, dict] = {}
+    if exprs and state.broken:
+        values = None  # the lesson's code failed: that is the one error, not every binding
+    elif exprs:
+        if state.session is None:
+            values = {e: {"error": "这一页没有执行的代码块指明 session=\"lNN\"，不知道在哪一讲里计算"} for e in exprs}
+        else:
+            try:
+                values = dict(zip(exprs, state.build.evaluate(state.session, exprs)))
+            except engine.LessonError as err:
+                _lesson_failed(state, err, path, first)
+                values = None
+    if values is not None:
+        state.bound += guard.bind(found, values)
+        state.problems += found.problems
+    if not strip:
+        return text
+    out = _tag_blocks(found.stripped(), path, first)
+    return _include(state, out, path, first)
+
+
+def _include(state: PageState, text: str, path: str, first: int) -> str:
+    """Markdown included with `--8<-- "file.md"` is checked as its own file, then put in place."""
+    lines = text.split("\n")
+    code = {n for f in scan.fences(text) for n in range(f.start, f.end + 1)}
+    for i, line in enumerate(lines):
+        m = INCLUDE.match(line)
+        if not m or (i + 1) in code:
+            continue
+        file = state.root / m["file"]
+        if not file.is_file():
+            continue  # pymdownx.snippets reports it
+        included = _check(state, m["file"], file.read_text(encoding="utf-8"), 1)
+        lines[i] = "\n".join(m["indent"] + s if s else s for s in included.split("\n"))
+    return "\n".join(lines)
+
+
+def _lesson_failed(state: PageState, err: engine.LessonError, path: str, line: int) -> None:
+    where = f"（{err.where[0]}:{err.where[1]}）" if err.where else ""
+    if not any(p.message.startswith("本讲的代码") for p in state.problems):
+        state.problems.append(guard.Problem(path, line, f"本讲的代码运行失败{where}：{err}"))
+    state.broken = True
+
+
+def _session(path: str, text: str) -> str | None:
+    """A lesson page runs in its lesson (docs/lessons/10-….md: l10); another page names one with session=."""
+    m = re.match(rf"{LESSON_PAGES}(\d+)-", path) or SESSION.search(text)
+    return f"l{m.group(1).lstrip('l')}" if m else None
+
+
+def _tag_blocks(text: str, path: str, first: int) -> str:
+    """Add src="file:line" to each executed block's opening line (coursekit.fence reads it)."""
+    lines = text.split("\n")
+    for f in scan.fences(text):
+        if f.executed and "src=" not in f.info:
+            lines[f.start - 1] += f' src="{path}:{first + f.start - 1}"'
+    return "\n".join(lines)
+
+
+class ReportPostprocessor(Postprocessor):
+    def run(self, text: str) -> str:
+        state: PageState | None = getattr(self.md, "coursekit", None)
+        if state is None:
+            return text
+        if state.build is not None and state.session:
+            state.build.done_with(state.session)
+        if state.owns_build:
+            state.build.close()
+        problems = sorted(state.problems, key=lambda p: (p.path != state.path, p.path, p.line))
+        engine.current.pages[state.path] = problems
+        if problems and not engine.current.hooks:
+            raise PageProblems("\n".join(p.format() for p in problems))
+        return text
+
+
+class CourseExtension(Extension):
+    def extendMarkdown(self, md) -> None:  # noqa: N802 - Python-Markdown's name
+        md.registerExtension(self)
+        md.preprocessors.register(GuardPreprocessor(md), "coursekit_guard", 33)  # before snippets (32)
+        md.postprocessors.register(ReportPostprocessor(md), "coursekit_report", 0)
+
+    def reset(self) -> None:
+        pass
+
+
+def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's name
+    return CourseExtension(**kwargs)

@@ -1,0 +1,126 @@
+"""Executed ```python blocks: markdown-exec's syntax and rendering, the course engine's execution.
+
+A block on a lesson page (`session="lNN"`) runs in that lesson's worker, after the lesson's
+experiments, and its result is cached (coursekit.engine). A block may also show sections of the
+files that ran, with what those sections printed in that same run, instead of running anything:
+
+    ```python exec="1" file="lessons/l10/projections.py:listing" source="above" result="output"
+    ```
+
+`file` takes one or more `path:section` (or a whole `path`), separated by spaces. Blocks on other
+pages, and blocks of sessions that are not lessons, are plain markdown-exec.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import markdown_exec
+from markdown_exec import ExecutionError, base_format
+
+from coursekit import engine, guard
+
+OURS = ("src", "file")
+
+
+def validator(language, inputs, options, attrs, md) -> bool:
+    ours = {k: inputs.pop(k) for k in OURS if k in inputs}
+    if ours.get("file"):
+        inputs.setdefault("exec", "1")
+    ok = markdown_exec.validator(language, inputs, options, attrs, md)
+    options.update(ours)
+    return ok
+
+
+def formatter(source, language, css_class, options, md, **kwargs):
+    ours = {k: options.pop(k, "") for k in OURS}
+    state = getattr(md, "coursekit", None)
+    lesson = state is not None and state.session and options.get("session") in ("", state.session)
+    if not lesson:
+        if ours["file"]:
+            return _plain_listing(ours["file"], md, options, state)
+        return markdown_exec.formatter(source, language, css_class, options, md, **kwargs)
+    where = ours["src"] or f"{state.path}:1"
+    if ours["file"]:
+        return _listing(state, ours["file"], where, md, options)
+
+    def run(code: str, **_) -> str:
+        if state.broken:
+            raise ExecutionError("（本页前面的代码出错，这一块没有运行）")
+        state.chain = engine.chain(state.chain, code)
+        try:
+            answer = state.build.execute(state.session, state.path, state.chain, code, where)
+        except engine.LessonError as err:
+            answer = {"error": {"type": "", "message": str(err), "where": err.where}}
+        if "error" in answer:
+            _failed(state, where, answer["error"])
+            raise ExecutionError(answer["error"]["message"])
+        return answer["output"]
+
+    return base_format(language="python", run=run, code=source, md=md, **options)
+
+
+def _failed(state, where: str, error: dict) -> None:
+    path, _, line = where.rpartition(":")
+    inner = error.get("where")
+    at = f"（{inner[0]}:{inner[1]}）" if inner and inner[0] != path else ""
+    kind = f"{error['type']}: " if error.get("type") else ""
+    state.problems.append(guard.Problem(path, int(line), f"代码块执行出错{at}：{kind}{error['message']}"))
+    state.broken = True
+
+
+def sections(spec: str, root: Path) -> list[tuple[str, str, tuple[int, int]]]:
+    """[(path, code, (first line, last line))] for each `path:section` or `path` in spec."""
+    out = []
+    for item in spec.split():
+        path, _, name = item.partition(":")
+        lines = (root / path).read_text(encoding="utf-8").split("\n")
+        if not name:
+            out.append((path, "\n".join(lines).strip("\n"), (1, len(lines))))
+            continue
+        start = next((i for i, s in enumerate(lines) if re.search(rf"--8<-- \[start:{re.escape(name)}\]", s)), None)
+        end = next((i for i, s in enumerate(lines) if re.search(rf"--8<-- \[end:{re.escape(name)}\]", s)), None)
+        if start is None or end is None or end < start:
+            raise FileNotFoundError(f"{path} 里没有标记为 {name} 的段落（# --8<-- [start:{name}] … [end:{name}]）")
+        body = [s for s in lines[start + 1 : end] if "--8<--" not in s]
+        out.append((path, "\n".join(body).strip("\n"), (start + 2, end)))
+    return out
+
+
+def _listing(state, spec: str, where: str, md, options):
+    """Show sections of files that ran, with what they printed in this build's run of the lesson."""
+    try:
+        parts = sections(spec, state.root)
+    except (OSError, FileNotFoundError) as err:
+        _failed(state, where, {"type": "", "message": str(err)})
+        return base_format(language="python", run=_raise(str(err)), code="", md=md, **options)
+    try:
+        run = None if state.broken else state.build.run(state.session)
+    except engine.LessonError:
+        run = None
+    output = ""
+    if run is not None and run.error is None:
+        for path, _, lines in parts:
+            result = run.file(path)
+            if result is not None:
+                output += result.output(lines)
+    shown = "\n\n".join(code for _, code, _ in parts)
+    extra = options.setdefault("extra", {})
+    if "title" not in extra and len({p for p, _, _ in parts}) == 1:
+        extra["title"] = parts[0][0]
+    return base_format(language="python", run=lambda code, **_: output, code=shown, md=md, **options)
+
+
+def _plain_listing(spec: str, md, options, state):
+    root = state.root if state is not None else Path.cwd()
+    shown = "\n\n".join(code for _, code, _ in sections(spec, root))
+    options["source"], options["result"] = options.get("source") or "above", ""
+    return base_format(language="python", run=lambda code, **_: "", code=shown, md=md, **options)
+
+
+def _raise(message: str):
+    def run(code, **_):
+        raise ExecutionError(message)
+
+    return run

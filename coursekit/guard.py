@@ -1,0 +1,262 @@
+"""The drift guard: every number a reader sees on a lesson page is printed by code at build, bound to
+a live value, or marked as an example. The author writes each number once, with its expression
+right after it:
+
+    现在对这一行做 Softmax，得到 a₀=[0.4011，0.1978，0.4011]{=weights[0]}。
+    约为 1.4142{=math.sqrt(2)}；比如等上 0.5 秒{示意}。
+
+`{=expr}` binds the numbers just before it: the expression's value is flattened (a tensor, a
+shape, a list, a number) and its n values pair with the last n numbers written before the
+annotation, in reading order, within the same paragraph or displayed block. Markup, line breaks
+and `,`/`，` between them never matter. `{示意}` marks the numbers before it (back to the previous
+annotation) as examples no code computes. Both are removed from what the reader sees.
+
+What counts as a number a reader sees, and which of them must be bound, is in `scan_page`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from coursekit import numbers, scan
+
+ANNOTATION = re.compile(r"\{(=|示意)")
+OPERATORS = set("×*·+=≈/÷−-@√^<>≤≥±")
+# Written forms that are never claims and never bound: versions, dates, section numbers.
+EXEMPT = [
+    re.compile(r"\d+(?:\.\d+){2,}"),  # 3.2.1, 2024.05.01, 1.12.6
+    re.compile(r"\d{4}[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?"),  # 2024-05-01, 2024年5月
+    re.compile(r"(?<![0-9])(?:19|20)\d\d\s*年"),
+    re.compile(r"[A-Za-z][\w-]+(?:\s+|==|>=|<=|~=|@)v?\d+(?:\.\d+)+"),  # torch 2.13, torch==2.13.0
+    re.compile(r"(?<![A-Za-z])v\d+(?:\.\d+)+"),
+    re.compile(r"\d+(?:\.\d+)+\s*(?:节|章)|§\s*\d+(?:\.\d+)*"),
+]
+
+
+@dataclass
+class Token:
+    start: int
+    end: int
+    text: str
+    claim: bool  # must be bound or marked when it stands in prose
+    segment: int
+
+
+@dataclass
+class Annotation:
+    start: int
+    end: int
+    expr: str | None  # None: {示意}
+    segment: int
+
+
+@dataclass
+class Problem:
+    path: str
+    line: int
+    message: str
+    text: str = ""  # written prose to highlight on the served page
+
+    def format(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+@dataclass
+class Bound:
+    """A written number bound to a live value."""
+
+    path: str
+    line: int
+    start: int
+    end: int
+    written: str
+    live: float
+    expr: str
+
+    @property
+    def agrees(self) -> bool:
+        return numbers.agrees(self.written, self.live)
+
+
+@dataclass
+class Scan:
+    path: str
+    text: str
+    first_line: int  # line number of the text's first line in the file
+    tokens: list[Token] = field(default_factory=list)
+    annotations: list[Annotation] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def line(self, offset: int) -> int:
+        return self.first_line + self.text.count("\n", 0, offset)
+
+    def context(self, start: int, end: int, pad: int = 12) -> str:
+        """The written text around [start, end) on its line, as the reader sees it (no annotations)."""
+        line_start = self.text.rfind("\n", 0, start) + 1
+        line_end = self.text.find("\n", end)
+        line_end = len(self.text) if line_end < 0 else line_end
+        keep = [i for i in range(line_start, line_end)
+                if not any(a.start <= i < a.end for a in self.annotations)]
+        before = [i for i in keep if i < start][-pad:]
+        after = [i for i in keep if i >= start][: end - start + pad]
+        return "".join(self.text[i] for i in before + after).strip()
+
+    def stripped(self) -> str:
+        """The text the reader gets: annotations removed, everything else as written."""
+        out, last = [], 0
+        for a in self.annotations:
+            out.append(self.text[last : a.start])
+            last = a.end
+        out.append(self.text[last:])
+        return "".join(out)
+
+
+def scan_page(path: str, text: str, first_line: int = 1) -> Scan:
+    """Find the numbers a reader sees and the annotations binding them."""
+    result = Scan(path, text, first_line)
+    visible = scan.visible_mask(text)
+    result.annotations = _annotations(text, visible, result)
+    hidden = bytearray(visible)
+    for a in result.annotations:
+        hidden[a.start : a.end] = b"\0" * (a.end - a.start)
+    norm = numbers.normalize(text)
+    shown = "".join(c if hidden[i] else " " if c != "\n" else "\n" for i, c in enumerate(norm))
+    exempt = [(m.start(), m.end()) for p in EXEMPT for m in p.finditer(shown)]
+    segments = scan.segments(text)
+    for m in numbers.NUMBER_RE.finditer(shown):
+        if any(s <= m.start() and m.end() <= e for s, e in exempt):
+            continue
+        result.tokens.append(Token(m.start(), m.end(), text[m.start() : m.end()], _claim(shown, m), segments(m.start())))
+    for a in result.annotations:
+        a.segment = segments(a.start)
+    return result
+
+
+def _annotations(text: str, visible: bytes, result: Scan) -> list[Annotation]:
+    found = []
+    for m in ANNOTATION.finditer(text):
+        if not visible[m.start()]:
+            continue
+        end = _closing(text, m.end())
+        if end is None:
+            result.problems.append(Problem(result.path, result.line(m.start()), "绑定标注缺少配对的 }"))
+            continue
+        body = text[m.end() : end].strip()
+        if m.group(1) == "示意":
+            if body:
+                result.problems.append(Problem(result.path, result.line(m.start()), "{示意} 里不写别的内容"))
+            found.append(Annotation(m.start(), end + 1, None, 0))
+        elif not body:
+            result.problems.append(Problem(result.path, result.line(m.start()), "{=} 里要写一个表达式，例如 {=weights[0]}"))
+        else:
+            found.append(Annotation(m.start(), end + 1, body, 0))
+    return found
+
+
+def _closing(text: str, i: int) -> int | None:
+    """Index of the } closing an annotation whose body starts at i (brackets and strings nest)."""
+    depth, quote = 0, None
+    while i < len(text) and text[i] != "\n":
+        c = text[i]
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return i if c == "}" else None
+            depth -= 1
+        i += 1
+    return None
+
+
+def _claim(shown: str, m: re.Match) -> bool:
+    token = m.group(0)
+    if re.search(r"[./%eE]", token.lstrip("-−")):
+        return True  # decimals, fractions, percentages, scientific notation
+    left = shown[: m.start()].rstrip(" \t")
+    right = shown[m.end() :].lstrip(" \t")
+    if (left and left[-1] in OPERATORS) or (right and right[0] in OPERATORS):
+        return True  # in an equation or a hand calculation
+    line_start = shown.rfind("\n\n", 0, m.start()) + 1
+    before = shown[line_start : m.start()]
+    return before.count("[") > before.count("]")  # inside a vector, a matrix or a shape
+
+
+def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
+    """Pair annotations with the numbers before them; record problems on `result`."""
+    bound: list[Bound] = []
+    taken: set[int] = set()
+    previous_end = {}  # segment -> offset after the last annotation in it
+    for a in result.annotations:
+        floor = previous_end.get(a.segment, -1)
+        previous_end[a.segment] = a.end
+        before = [t for t in result.tokens if t.segment == a.segment and floor <= t.start < a.start]
+        if a.expr is None:
+            taken.update(id(t) for t in before)
+            continue
+        answer = values.get(a.expr, {})
+        if "error" in answer:
+            result.problems.append(Problem(result.path, result.line(a.start),
+                                           f"绑定的表达式 {a.expr} 算不出来：{answer['error']}"))
+            taken.update(id(t) for t in before)  # one cause, one message
+            continue
+        live = answer.get("numbers", [])
+        if len(live) > len(before) or not live:
+            shown = result.context(before[0].start if before else a.start, a.start)
+            why = next((n for n in (_split_note(result, t) for t in before) if n), "")
+            result.problems.append(Problem(
+                result.path, result.line(a.start),
+                f"「{shown}」前面只写了 {len(before)} 个数，表达式 {a.expr} 给出 {len(live)} 个值{why}", shown))
+            taken.update(id(t) for t in before)
+            continue
+        for token, value in zip(before[len(before) - len(live):], live):
+            taken.add(id(token))
+            bound.append(Bound(result.path, result.line(token.start), token.start, token.end, token.text, value, a.expr))
+    for b in bound:
+        if not b.agrees:
+            token = next(t for t in result.tokens if t.start == b.start)
+            shown = result.context(b.start, b.end)
+            result.problems.append(Problem(
+                result.path, b.line,
+                f"数字漂移：正文写 {b.written}，代码现算 {numbers.show(b.live)}（「{shown}」，表达式 {b.expr}）"
+                f"{_split_note(result, token)}", shown))
+    for t in result.tokens:
+        if t.claim and id(t) not in taken:
+            result.problems.append(Problem(
+                result.path, result.line(t.start),
+                f"未绑定的数字 {t.text}（「{result.context(t.start, t.end)}」）：在它后面写 {{=表达式}} "
+                f"绑定现算值，或写 {{示意}} 标为示例{_split_note(result, t)}", t.text))
+    result.problems.sort(key=lambda p: p.line)
+    return bound
+
+
+def _split_note(result: Scan, token: Token) -> str:
+    """Say so when Markdown markup or punctuation cuts a written number in two."""
+    i, tokens = result.tokens.index(token), result.tokens
+    pairs = ([(tokens[i - 1], token)] if i > 0 else []) + ([(token, tokens[i + 1])] if i + 1 < len(tokens) else [])
+    for a, b in pairs:
+        between = result.text[a.end : b.start]
+        if re.fullmatch(r"[*_~`]+", between):
+            return f"；{a.text}{between}{b.text} 被 Markdown 标记拆成了两个数，请把标记放在整个数的两边"
+        if between in (",", "，") and re.fullmatch(r"\d{3}", b.text):
+            return f"；{a.text}{between}{b.text} 里的逗号把一个数分成了两个，请不要写千位分隔符"
+    return ""
+
+
+def fix(text: str, bound: list[Bound]) -> tuple[str, list[tuple[Bound, str]]]:
+    """`text` with every drifted number rewritten at its written precision; and what changed."""
+    changes = []
+    for b in sorted(bound, key=lambda b: -b.start):
+        if b.agrees:
+            continue
+        new = numbers.rewrite(b.written, b.live)
+        if new is None or new == b.written:
+            continue
+        text = text[: b.start] + new + text[b.end :]
+        changes.append((b, new))
+    return text, changes[::-1]

@@ -1,0 +1,151 @@
+"""The process a lesson's code runs in: one per lesson and build, forked from a server that has
+torch imported already, so nothing the code does reaches the build tool or the next rebuild.
+
+Requests come over a multiprocessing connection, answers go back the same way:
+
+    ("run", name, title)  -> run one experiment file whole (lessons.runner.run_file)
+    ("eval", [expr, ...]) -> each expression's value, flattened to numbers, in the lesson namespace
+    ("exec", code, where) -> run a page block in the page's namespace, return what it printed
+
+Every answer is a dict; a failure is {"error": {...}} naming the file and line it happened at.
+A time limit per request is kept here by faulthandler (it dumps the stack, so the parent can name
+the line, and exits) and again by the parent, which kills the process if that is not enough.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import sys
+import traceback
+from pathlib import Path
+
+# Folders `mkdocs serve` watches: lesson code may read them, never write into them.
+WATCHED = ("docs", "lessons", "tinylm", "snippets", "overrides", "coursekit", "templates", "mkdocs.yml")
+WRITE_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "shutil.rmtree", "shutil.move", "os.truncate",
+                "os.symlink", "os.link", "os.chmod", "os.utime"}
+
+
+def serve(conn, root: str, package: str, settings: dict, log_path: str) -> None:
+    log = open(log_path, "w", encoding="utf-8", buffering=1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 0)
+    os.dup2(log.fileno(), 1)  # what C code prints goes to the log, never into the build's output
+    os.dup2(log.fileno(), 2)
+    sys.stdout = sys.stderr = log
+    sys.path[:0] = [root]
+    os.chdir(root)
+    import torch
+
+    torch.set_num_threads(1)  # same numbers on any machine; lessons run side by side on the cores
+    from lessons import runner
+
+    runner.quiet_imports()
+    _refuse_writes(Path(root))
+    namespaces: dict[str, dict] = {}
+    while True:
+        try:
+            request = conn.recv()
+        except EOFError:
+            return
+        faulthandler.dump_traceback_later(settings["time_limit"], exit=True, file=log)
+        try:
+            answer = _handle(request, runner, package, settings, namespaces, root)
+        except BaseException as err:  # SystemExit and KeyboardInterrupt too: the answer says so
+            answer = {"error": _error(err, root)}
+        finally:
+            faulthandler.cancel_dump_traceback_later()
+        conn.send(answer)
+
+
+def _handle(request, runner, package, settings, namespaces, root) -> dict:
+    op = request[0]
+    if op == "run":
+        _, name, title = request
+        run = runner.run_file(package, name, title, limit=settings["output_limit"])
+        return {"statements": [(s.first, s.last, s.output) for s in run.statements], "path": run.path,
+                "deps": _deps(root)}
+    if op == "eval":
+        scope = runner.namespace(package)
+        return {"values": [_evaluate(expr, scope) for expr in request[1]]}
+    if op == "exec":
+        _, code, where, page = request
+        scope = namespaces.setdefault(page, runner.namespace(package))
+        path, _, line = where.rpartition(":")
+        capture = runner.Capture(settings["output_limit"])
+        compiled = compile("\n" * (int(line) if line.isdigit() else 0) + code, path, "exec")
+        from contextlib import redirect_stdout
+
+        with redirect_stdout(capture):
+            exec(compiled, scope)
+        return {"output": capture.take()}
+    raise ValueError(f"unknown request {op!r}")
+
+
+def _evaluate(expr: str, scope: dict):
+    from coursekit.numbers import flatten
+
+    try:
+        return {"numbers": flatten(eval(expr, scope))}  # noqa: S307 - the lesson's own expression
+    except BaseException as err:
+        return {"error": f"{type(err).__name__}: {err}"}
+
+
+def _deps(root: str) -> list[str]:
+    """Source files of tinylm and lessons this process has imported so far."""
+    found = []
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if not file:
+            continue
+        try:
+            rel = Path(file).resolve().relative_to(root).as_posix()
+        except ValueError:
+            continue
+        if rel.startswith(("tinylm/", "lessons/")) and rel.endswith(".py"):
+            found.append(rel)
+    return sorted(found)
+
+
+def _error(err: BaseException, root: str) -> dict:
+    """Type, message and the innermost frame in the lesson's own code (an experiment or a page block)."""
+    frames = traceback.extract_tb(err.__traceback__)
+    where = None
+    for frame in reversed(frames):
+        name = frame.filename
+        if name.startswith(root):
+            name = Path(name).relative_to(root).as_posix()
+        if name.startswith(("lessons/", "tinylm/", "docs/")):
+            where = (name, frame.lineno)
+            break
+    kind = type(err).__name__
+    message = str(err)
+    if isinstance(err, SystemExit):
+        message = f"代码调用了 sys.exit({err.code!r})；构建中的代码不能退出进程"
+    elif isinstance(err, KeyboardInterrupt):
+        message = "代码抛出了 KeyboardInterrupt"
+    return {"type": kind, "message": message, "where": where}
+
+
+def _refuse_writes(root: Path) -> None:
+    """An audit hook: opening a watched file for writing, or changing a watched folder, fails."""
+    watched = [str(root / name) for name in WATCHED]
+
+    def inside(path) -> bool:
+        try:
+            full = os.path.abspath(os.fspath(path))
+        except TypeError:
+            return False
+        return any(full == w or full.startswith(w + os.sep) for w in watched)
+
+    def hook(event: str, args) -> None:
+        if event == "open" and len(args) >= 2 and isinstance(args[1], str) and any(c in args[1] for c in "wax+"):
+            if inside(args[0]):
+                raise PermissionError(f"构建时运行的代码不能写入受监视的源文件夹：{args[0]}")
+        elif event == "open" and len(args) >= 3 and isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            if inside(args[0]):
+                raise PermissionError(f"构建时运行的代码不能写入受监视的源文件夹：{args[0]}")
+        elif event in WRITE_EVENTS and args and inside(args[0]):
+            raise PermissionError(f"构建时运行的代码不能改动受监视的源文件夹：{args[0]}")
+
+    sys.addaudithook(hook)
