@@ -18,15 +18,20 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import multiprocessing
 import os
 import platform
 import re
+import signal
+import socket
+import subprocess
+import sys
 import tempfile
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import metadata
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
@@ -152,41 +157,53 @@ class Run:
         return next((f for f in self.files if f.path == path), None)
 
 
+class Zygote:
+    """The process workers are forked from (coursekit.worker.zygote), started once per process."""
+
+    _lock = threading.Lock()
+    _instance = None
+
+    def __init__(self, root: Path) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "coursekit.worker", str(root), str(theirs.fileno())],
+            pass_fds=[theirs.fileno()], cwd=root, stdin=subprocess.DEVNULL)
+        theirs.close()
+        self.channel, self.root, self.lock = ours, Path(root), threading.Lock()
+
+    @classmethod
+    def get(cls, root: Path) -> "Zygote":
+        with cls._lock:
+            z = cls._instance
+            if z is None or z.root != Path(root) or z.process.poll() is not None:
+                z = cls._instance = Zygote(root)
+            return z
+
+    def fork(self, job: dict) -> tuple[int, Connection]:
+        ours, theirs = socket.socketpair()
+        with self.lock:
+            socket.send_fds(self.channel, [json.dumps(job).encode()], [theirs.fileno()])
+            pid = int(self.channel.recv(64))
+        theirs.close()
+        return pid, Connection(ours.detach())
+
+
 class Worker:
     """One lesson's process. Requests wait at most the time limit (plus a grace period)."""
 
-    _context = None
-    _lock = threading.Lock()
-
     def __init__(self, root: Path, lesson: Lesson) -> None:
         self.lesson = lesson
-        self.log = tempfile.NamedTemporaryFile("w+", prefix=f"coursekit-{lesson.number}-", suffix=".log", delete=False)
-        parent, child = self._ctx().Pipe()
+        fd, self.log = tempfile.mkstemp(prefix=f"coursekit-{lesson.number}-", suffix=".log")
+        os.close(fd)
         settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit}
-        from coursekit import worker
-
-        self.process = self._ctx().Process(
-            target=worker.serve, args=(child, str(root), lesson.package, settings, self.log.name), daemon=True)
-        self.process.start()
-        child.close()
-        self.conn = parent
+        self.pid, self.conn = Zygote.get(root).fork(
+            {"package": lesson.package, "settings": settings, "log": self.log})
         self.dead: LessonError | None = None
 
-    @classmethod
-    def _ctx(cls):
-        with cls._lock:
-            if cls._context is None:
-                ctx = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload(["torch", "numpy"])
-                cls._context = ctx
-            return cls._context
-
-    @classmethod
-    def warm_up(cls) -> None:
-        """Start the fork server (it imports torch) while the build does other things."""
-        from multiprocessing import forkserver
-
-        threading.Thread(target=lambda: (cls._ctx(), forkserver.ensure_running()), daemon=True).start()
+    @staticmethod
+    def warm_up(root: Path) -> None:
+        """Start the zygote (it imports torch) while the build does other things."""
+        threading.Thread(target=Zygote.get, args=(root,), daemon=True).start()
 
     def ask(self, request: tuple, what: str) -> dict:
         if self.dead:
@@ -200,30 +217,44 @@ class Worker:
         self.dead = self._why_dead(what)
         raise self.dead
 
+    def _alive(self) -> bool:
+        try:
+            os.kill(self.pid, 0)
+            return not Path(self.log).read_text(encoding="utf-8", errors="replace").rstrip().endswith("]")
+        except OSError:
+            return False
+
     def _why_dead(self, what: str) -> LessonError:
-        self.process.join(timeout=2)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
-        log = Path(self.log.name).read_text(encoding="utf-8", errors="replace")
+        deadline = time.monotonic() + 2
+        while self._alive() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self.kill()
+        log = Path(self.log).read_text(encoding="utf-8", errors="replace")
         if "Timeout" in log:
-            where = _innermost(log)
             return LessonError(f"{what}超过时间上限 {self.lesson.time_limit:g} 秒，已停止"
-                               f"（可在 {self.lesson.folder}/__init__.py 里设 TIME_LIMIT）", where)
-        code = self.process.exitcode
-        tail = " ".join(log.strip().splitlines()[-2:])[-300:]
-        return LessonError(f"{what}时工作进程意外退出（退出码 {code}）{('：' + tail) if tail else ''}", _innermost(log))
+                               f"（可在 {self.lesson.folder}/__init__.py 里设 TIME_LIMIT）", _innermost(log))
+        code = re.findall(r"\[exit (-?\d+)\]", log)
+        lines = [s for s in log.strip().splitlines() if s and not s.startswith("[exit")]
+        tail = " ".join(lines[-2:])[-300:]
+        return LessonError(f"{what}时工作进程意外退出（退出码 {code[-1] if code else '未知'}）"
+                           f"{('：' + tail) if tail else ''}", _innermost(log))
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
 
     def close(self) -> None:
         try:
             self.conn.close()
         except OSError:
             pass
-        self.process.join(timeout=1)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
-        os.unlink(self.log.name)
+        self.kill()
+        try:
+            os.unlink(self.log)
+        except OSError:
+            pass
 
 
 def _innermost(log: str) -> tuple[str, int] | None:
@@ -287,8 +318,6 @@ class Build:
         return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
 
     def _run(self, session: str) -> Run:
-        import time
-
         lesson = self.lessons[session]
         cached = self._cached(lesson)
         if cached is not None:

@@ -7,22 +7,24 @@ Before pymdownx.snippets and superfences see the page, a preprocessor
   sees (coursekit.guard), in the page, its front-matter title and the Markdown it includes,
 - removes the annotations, and tags each executed block with its file and line (`src=`), so a
   failing block is reported where it stands (coursekit.fence runs the blocks).
-At the end a postprocessor hands the page's problems to the MkDocs hooks, which show them on the
+At the end (a last treeprocessor, once every block has run) it hands the page's problems to the MkDocs hooks, which show them on the
 served page or stop the build; with no hooks in charge it raises, so any builder fails.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown import Extension
-from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
 
 from coursekit import engine, guard, scan
 
+log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
 SESSION = re.compile(r'\bsession="?(l\d+)"?')
 INCLUDE = re.compile(r'^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+"(?P<file>[^":]+\.md)"[ \t]*$')
@@ -173,11 +175,14 @@ def _tag_blocks(text: str, path: str, first: int) -> str:
     return "\n".join(lines)
 
 
-class ReportPostprocessor(Postprocessor):
-    def run(self, text: str) -> str:
+class ReportTreeprocessor(Treeprocessor):
+    """Runs once per page, after every block has run (the toc runs postprocessors many times)."""
+
+    def run(self, root):
         state: PageState | None = getattr(self.md, "coursekit", None)
         if state is None:
-            return text
+            return None
+        self.md.coursekit = None
         if state.build is not None and state.session:
             state.build.done_with(state.session)
         if state.owns_build:
@@ -185,15 +190,17 @@ class ReportPostprocessor(Postprocessor):
         problems = sorted(state.problems, key=lambda p: (p.path != state.path, p.path, p.line))
         engine.current.pages[state.path] = problems
         if problems and not engine.current.hooks:
-            raise PageProblems("\n".join(p.format() for p in problems))
-        return text
+            for p in problems:
+                log.error(p.format())
+            raise PageProblems(f"{state.path}: {len(problems)} 处问题（见上）")
+        return None
 
 
 class CourseExtension(Extension):
     def extendMarkdown(self, md) -> None:  # noqa: N802 - Python-Markdown's name
         md.registerExtension(self)
         md.preprocessors.register(GuardPreprocessor(md), "coursekit_guard", 33)  # before snippets (32)
-        md.postprocessors.register(ReportPostprocessor(md), "coursekit_report", 0)
+        md.treeprocessors.register(ReportTreeprocessor(md), "coursekit_report", -100)
 
     def reset(self) -> None:
         pass

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
+import ast
 import subprocess
 from html import escape
 from importlib import metadata
@@ -17,13 +17,22 @@ def _git(root: Path, *args: str) -> str:
         return ""
 
 
+def _tinylm_version(root: Path) -> str:
+    """tinylm.__version__, read from the source: importing tinylm would import torch (about a second)."""
+    tree = ast.parse((root / "tinylm/__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__version__" for t in node.targets):
+            return ast.literal_eval(node.value)
+    return "?"
+
+
 def build_info(root: Path) -> dict[str, str]:
     commit = _git(root, "rev-parse", "HEAD")
     dirty = bool(_git(root, "status", "--porcelain", "--untracked-files=no")) if commit else False
     return {
         "commit": commit or "未知",
         "dirty": "（另有未提交的改动）" if dirty else "",
-        "tinylm": importlib.import_module("tinylm").__version__,
+        "tinylm": _tinylm_version(root),
         "torch": metadata.version("torch"),
     }
 

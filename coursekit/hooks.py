@@ -43,7 +43,7 @@ def on_startup(command: str, dirty: bool) -> None:
 def on_config(config):
     engine.current.root = ROOT
     engine.current.hooks = True
-    engine.Worker.warm_up()  # the fork server imports torch while MkDocs loads everything else
+    engine.Worker.warm_up(ROOT)  # the fork server imports torch while MkDocs loads everything else
     return config
 
 

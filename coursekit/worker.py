@@ -1,5 +1,9 @@
-"""The process a lesson's code runs in: one per lesson and build, forked from a server that has
-torch imported already, so nothing the code does reaches the build tool or the next rebuild.
+"""The process a lesson's code runs in: one per lesson and page, forked from a zygote process that
+has torch imported already, so starting one costs milliseconds and nothing the code does reaches
+the build tool, another lesson or the next rebuild.
+
+The zygote (`python -m coursekit.worker ROOT FD`) receives, over a Unix socket, one end of a new
+socket per worker with the worker's settings; it forks, and the child serves that socket.
 
 Requests come over a multiprocessing connection, answers go back the same way:
 
@@ -15,9 +19,13 @@ the line, and exits) and again by the parent, which kills the process if that is
 from __future__ import annotations
 
 import faulthandler
+import json
 import os
+import signal
+import socket
 import sys
 import traceback
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 # Folders `mkdocs serve` watches: lesson code may read them, never write into them.
@@ -26,8 +34,49 @@ WRITE_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "shutil.rmtree
                 "os.symlink", "os.link", "os.chmod", "os.utime"}
 
 
+def zygote(root: str, fd: int) -> None:
+    """Fork a worker for each request; note each worker's exit status at the end of its log."""
+    channel = socket.socket(fileno=fd)
+    sys.path[:0] = [root]
+    os.chdir(root)
+    import numpy  # noqa: F401 - imported once here, shared by every worker
+    import torch
+
+    torch.set_num_threads(1)
+    logs: dict[int, str] = {}
+
+    def reap(*_):
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            with open(logs.pop(pid, os.devnull), "a", encoding="utf-8") as log:
+                log.write(f"\n[exit {os.waitstatus_to_exitcode(status)}]\n")
+
+    signal.signal(signal.SIGCHLD, reap)
+    while True:
+        message, fds, _, _ = socket.recv_fds(channel, 65536, 1)
+        if not message:
+            return  # the build is over
+        job = json.loads(message)
+        pid = os.fork()
+        if pid == 0:
+            channel.close()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            try:
+                serve(Connection(fds[0]), root, job["package"], job["settings"], job["log"])
+            finally:
+                os._exit(0)
+        os.close(fds[0])
+        logs[pid] = job["log"]
+        channel.send(str(pid).encode())
+
+
 def serve(conn, root: str, package: str, settings: dict, log_path: str) -> None:
-    log = open(log_path, "w", encoding="utf-8", buffering=1)
+    log = open(log_path, "a", encoding="utf-8", buffering=1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 0)
     os.dup2(log.fileno(), 1)  # what C code prints goes to the log, never into the build's output
@@ -94,7 +143,9 @@ def _evaluate(expr: str, scope: dict):
 def _deps(root: str) -> list[str]:
     """Source files of tinylm and lessons this process has imported so far."""
     found = []
-    for module in list(sys.modules.values()):
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] not in ("tinylm", "lessons"):
+            continue
         file = getattr(module, "__file__", None)
         if not file:
             continue
@@ -149,3 +200,7 @@ def _refuse_writes(root: Path) -> None:
             raise PermissionError(f"构建时运行的代码不能改动受监视的源文件夹：{args[0]}")
 
     sys.addaudithook(hook)
+
+
+if __name__ == "__main__":
+    zygote(sys.argv[1], int(sys.argv[2]))
