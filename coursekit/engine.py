@@ -261,9 +261,9 @@ def _innermost(log: str) -> tuple[str, int] | None:
     """The first lesson frame of a faulthandler dump (most recent call first)."""
     for m in re.finditer(r'File "([^"]+)", line (\d+)', log):
         name = m.group(1)
-        for top in ("lessons/", "tinylm/", "docs/"):
+        for top in ("/docs/", "/lessons/l", "/tinylm/"):
             if top in name:
-                return top + name.split(top, 1)[1], int(m.group(2))
+                return top[1:] + name.split(top, 1)[1], int(m.group(2))
     return None
 
 

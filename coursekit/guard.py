@@ -122,6 +122,11 @@ def scan_page(path: str, text: str, first_line: int = 1) -> Scan:
         hidden[a.start : a.end] = b"\0" * (a.end - a.start)
     norm = numbers.normalize(text)
     shown = "".join(c if hidden[i] else " " if c != "\n" else "\n" for i, c in enumerate(norm))
+    chars = list(shown)
+    for m in re.finditer(r"(!?\[)[^\[\]\n]*(\])(?=[(\[])", norm):  # a link's brackets are markup, not a vector
+        for k in (*range(m.start(1), m.end(1)), m.start(2)):
+            chars[k] = " "
+    shown = "".join(chars)
     exempt = [(m.start(), m.end()) for p in EXEMPT for m in p.finditer(shown)]
     segments = scan.segments(text)
     for m in numbers.NUMBER_RE.finditer(shown):
@@ -226,13 +231,19 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
                 f"数字漂移：正文写 {b.written}，代码现算 {numbers.show(b.live)}（「{shown}」，表达式 {b.expr}）"
                 f"{_split_note(result, token)}", shown))
     for t in result.tokens:
-        if t.claim and id(t) not in taken:
+        note = _split_note(result, t)
+        if t.claim and id(t) not in taken and not (note and _neighbour_taken(result, t, taken)):
             result.problems.append(Problem(
                 result.path, result.line(t.start),
                 f"未绑定的数字 {t.text}（「{result.context(t.start, t.end)}」）：在它后面写 {{=表达式}} "
-                f"绑定现算值，或写 {{示意}} 标为示例{_split_note(result, t)}", t.text))
+                f"绑定现算值，或写 {{示意}} 标为示例{note}", t.text))
     result.problems.sort(key=lambda p: p.line)
     return bound
+
+
+def _neighbour_taken(result: Scan, token: Token, taken: set[int]) -> bool:
+    i = result.tokens.index(token)
+    return any(id(t) in taken for t in result.tokens[max(0, i - 1) : i + 2] if t is not token)
 
 
 def _split_note(result: Scan, token: Token) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import faulthandler
 import json
 import os
+import re
 import signal
 import socket
 import sys
@@ -116,7 +117,7 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
                 "deps": _deps(root)}
     if op == "eval":
         scope = runner.namespace(package)
-        return {"values": [_evaluate(expr, scope) for expr in request[1]]}
+        return {"values": [evaluate(expr, scope) for expr in request[1]]}
     if op == "exec":
         _, code, where, page = request
         scope = namespaces.setdefault(page, runner.namespace(package))
@@ -131,7 +132,8 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
     raise ValueError(f"unknown request {op!r}")
 
 
-def _evaluate(expr: str, scope: dict):
+def evaluate(expr: str, scope: dict) -> dict:
+    """{'numbers': [...]} for the expression's value in scope, or {'error': 'Type: message'}."""
     from coursekit.numbers import flatten
 
     try:
@@ -160,15 +162,15 @@ def _deps(root: str) -> list[str]:
 
 def _error(err: BaseException, root: str) -> dict:
     """Type, message and the innermost frame in the lesson's own code (an experiment or a page block)."""
-    frames = traceback.extract_tb(err.__traceback__)
-    where = None
-    for frame in reversed(frames):
+    frames = []
+    for frame in traceback.extract_tb(err.__traceback__):
         name = frame.filename
         if name.startswith(root):
             name = Path(name).relative_to(root).as_posix()
-        if name.startswith(("lessons/", "tinylm/", "docs/")):
-            where = (name, frame.lineno)
-            break
+        frames.append((name, frame.lineno))
+    own = [f for f in frames if f[0].startswith(("docs/", "snippets/")) or re.match(r"lessons/l\d+/", f[0])]
+    ours = own or [f for f in frames if f[0].startswith("tinylm/")]
+    where = ours[-1] if ours else None  # the innermost line of the lesson's own code
     kind = type(err).__name__
     message = str(err)
     if isinstance(err, SystemExit):

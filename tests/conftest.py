@@ -2,43 +2,23 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from coursekit.harness import ROOT, copy_repo, mkdocs_build  # noqa: F401 - re-exported for the tests
+
 LESSON = "docs/lessons/10-attention.md"
 SEED = ROOT / "tests/data/lesson10-seed.txt"
-COPIED = ["docs", "tinylm", "lessons", "coursekit", "snippets", "overrides", "templates", "scripts", "mkdocs.yml"]
 
 
-def mkdocs_build(root: Path, site: Path, **env_vars: str) -> subprocess.CompletedProcess:
-    """`mkdocs build --strict` of the tree at `root`, as an author or CI would run it."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env_vars}
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
-        cwd=root, env=env, capture_output=True, text=True, timeout=300,
-    )
-
-
-def copy_repo(dest: Path) -> Path:
-    """A copy of what the site is built from, to break on purpose."""
-    for name in COPIED:
-        src = ROOT / name
-        if not src.exists():
-            continue
-        if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
-        else:
-            shutil.copy2(src, dest / name)
-    executed = ROOT / ".cache/coursekit/executed"  # content-addressed: a stale entry is never hit
-    if executed.is_dir():
-        shutil.copytree(executed, dest / ".cache/coursekit/executed")
-    return dest
+def edit(repo: Path, path: str, old: str, new: str) -> int:
+    """Replace `old` by `new` once in repo/path; the line `old` started on."""
+    file = repo / path
+    text = file.read_text(encoding="utf-8")
+    assert old in text, old
+    file.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return text[: text.index(old)].count("\n") + 1
 
 
 @pytest.fixture(scope="session")
@@ -57,7 +37,8 @@ def lesson_html(built_site) -> str:
 
 @pytest.fixture
 def repo_copy(tmp_path) -> Path:
-    return copy_repo(tmp_path / "repo")
+    """A copy of the repository with the real one's run cache (keyed by content: never stale)."""
+    return copy_repo(tmp_path / "repo", with_cache=True)
 
 
 @pytest.fixture(scope="session")

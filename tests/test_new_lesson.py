@@ -9,7 +9,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from tests.conftest import mkdocs_build
-from tests.test_drift_guard import edit
+from tests.conftest import edit
 
 PAGE = "docs/lessons/99-fixture.md"
 

@@ -8,7 +8,7 @@ import nbformat
 from bs4 import BeautifulSoup
 
 from tests.conftest import ROOT, mkdocs_build
-from tests.test_drift_guard import edit
+from tests.conftest import edit
 from tests.test_lesson_l10 import run_lesson
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from tests.browser import MkdocsServe
 from tests.conftest import LESSON
-from tests.test_drift_guard import edit
+from tests.conftest import edit
 
 
 @pytest.fixture

@@ -1,0 +1,104 @@
+"""The Markdown extension in process (as markdown-exec's own tests do it): a page is checked while it
+is converted, whichever builder converts it; the engine is replaced by a stand-in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import markdown
+import pytest
+
+from coursekit import engine, extension, fence
+from coursekit.worker import evaluate
+from tests.test_guard import NS
+
+
+class StandIn:
+    """What the extension asks of an engine build, answered from NS without any process."""
+
+    lessons = {"l99": None}
+
+    def __init__(self, failing: str = "") -> None:
+        self.failing, self.executed = failing, []
+
+    def run(self, session):
+        return engine.Run(lesson=None, key="k", files=[])
+
+    def evaluate(self, session, exprs):
+        return [evaluate(e, dict(NS)) for e in exprs]
+
+    def execute(self, session, page, chain, code, where):
+        self.executed.append(where)
+        if self.failing and self.failing in code:
+            return {"error": {"type": "RuntimeError", "message": "shapes cannot be multiplied", "where": None}}
+        return {"output": "printed\n"}
+
+    def done_with(self, session):
+        pass
+
+
+@pytest.fixture
+def site(tmp_path, monkeypatch):
+    """A docs/ tree and the engine state a build would set, restored afterwards."""
+    (tmp_path / "docs/lessons").mkdir(parents=True)
+    monkeypatch.setattr(engine, "current", engine.Current(build=StandIn(), root=tmp_path, hooks=False))
+    return tmp_path
+
+
+def convert(root: Path, name: str, page: str, front: str = "") -> str:
+    path = root / "docs/lessons" / name
+    path.write_text((f"---\n{front}---\n" if front else "") + page, encoding="utf-8")
+    md = markdown.Markdown(extensions=[
+        extension.CourseExtension(), "pymdownx.snippets",
+        "pymdownx.superfences"], extension_configs={
+        "pymdownx.snippets": {"base_path": [str(root)], "check_paths": True},
+        "pymdownx.superfences": {"custom_fences": [
+            {"name": "python", "class": "python", "validator": fence.validator, "format": fence.formatter}]}})
+    return md.convert(page)
+
+
+def test_a_clean_page_converts_without_its_annotations(site):
+    html = convert(site, "99-t.md", "比例 a₀=[0.4011，0.1978，0.4011]{=row}。\n")
+    assert "0.4011，0.1978，0.4011]。" in html and "{=" not in html
+
+
+def test_a_drifted_page_fails_naming_file_and_line_after_the_front_matter(site):
+    with pytest.raises(extension.PageProblems):
+        convert(site, "99-t.md", "一\n\n比例 a₀=[0.4011，0.1987，0.4011]{=row}。\n", front="title: 测试\n")
+    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    assert problem.format().startswith("docs/lessons/99-t.md:6: 数字漂移：正文写 0.1987")
+
+
+def test_the_front_matter_title_is_checked(site):
+    with pytest.raises(extension.PageProblems):
+        convert(site, "99-t.md", "正文。\n", front="title: 比例约为 0.4011 的一讲\n")
+    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    assert problem.format().startswith("docs/lessons/99-t.md:2: 未绑定的数字 0.4011")
+
+
+def test_markdown_included_from_a_snippet_is_checked_as_its_own_file(site):
+    (site / "snippets").mkdir()
+    (site / "snippets/shared.md").write_text("总和约为 5.0526{=total}。\n", encoding="utf-8")
+    with pytest.raises(extension.PageProblems):
+        convert(site, "99-t.md", '正文。\n\n--8<-- "snippets/shared.md"\n')
+    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    assert problem.format().startswith("snippets/shared.md:1: 数字漂移：正文写 5.0526，代码现算 5.05623")
+    (site / "snippets/shared.md").write_text("总和约为 5.0562{=total}。\n", encoding="utf-8")
+    html = convert(site, "99-t.md", '正文。\n\n--8<-- "snippets/shared.md"\n')
+    assert "总和约为 5.0562。" in html
+
+
+def test_a_raising_block_fails_naming_the_page_and_its_line_and_later_blocks_do_not_run(site):
+    engine.current.build = StandIn(failing="boom")
+    page = 'a\n\n```python exec="1"\nboom()\n```\n\n```python exec="1"\nprint(1)\n```\n'
+    with pytest.raises(extension.PageProblems):
+        convert(site, "99-t.md", page)
+    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    assert problem.format() == "docs/lessons/99-t.md:3: 代码块执行出错：RuntimeError: shapes cannot be multiplied"
+    assert engine.current.build.executed == ["docs/lessons/99-t.md:3"]
+
+
+def test_under_mkdocs_the_hooks_report_instead_of_the_extension(site):
+    engine.current.hooks = True
+    convert(site, "99-t.md", "比例约为 0.4011。\n")
+    assert len(engine.current.pages["docs/lessons/99-t.md"]) == 1

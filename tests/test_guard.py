@@ -1,0 +1,207 @@
+"""The drift guard, in process: which numbers a reader sees, how `{=expr}` binds them, the messages."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from coursekit import guard, numbers
+from coursekit.worker import evaluate
+
+PATH = "docs/lessons/99-t.md"
+# A lesson namespace like lesson 10's, as plain numbers (the worker would hold tensors).
+NS = {
+    "weights": [[0.401112, 0.197776, 0.401112], [0.197776, 0.401112, 0.401112]],
+    "row": [0.401112, 0.197776, 0.401112],
+    "shape": (3, 3),
+    "changed_v2": [3.0, 2.0],
+    "total": 5.05623,
+    "half": 0.5,
+    "share": 0.4,
+    "tenth": 0.1987,
+    "big": 0.9999,
+    "root2": math.sqrt(2),
+    "terms": [0.5, 1.0, 0.25, 0.0, 0.25, 1.0, 0.75],
+}
+
+
+def check(text: str, ns: dict = NS) -> tuple[list[guard.Problem], list[guard.Bound]]:
+    found = guard.scan_page(PATH, text)
+    values = {a.expr: evaluate(a.expr, dict(ns)) for a in found.annotations if a.expr}
+    bound = guard.bind(found, values)
+    return found.problems, bound
+
+
+def messages(text: str, ns: dict = NS) -> list[str]:
+    return [p.format() for p in check(text, ns)[0]]
+
+
+# ---- number forms -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "written, live, ok",
+    [
+        ("0.4011", 0.401112, True), ("0.4011", 0.40116, False), ("0.75", 0.7549, True), ("0.75", 0.7551, False),
+        ("1", 1.0000001, True), ("1", 1.3, False), ("2/3", 2 / 3, True), ("2/3", 0.6667, False),
+        ("−0.5", -0.5, True), ("０．１９８７", 0.1987, True), ("０．１９８７", 0.1978, False),
+        (".1987", 0.19871, True), ("2e-1", 0.2, True), ("2e-1", 0.26, False), ("40%", 0.4, True),
+        ("40%", 0.41, False), ("40.1%", 0.401112, True),
+    ],
+)
+def test_a_written_number_agrees_within_half_a_unit_of_its_last_digit(written, live, ok):
+    assert numbers.agrees(written, live) is ok
+
+
+@pytest.mark.parametrize("text, tokens", [
+    ("a₀=[0.4011，0.1978，0.4011]", ["0.4011", "0.1978", "0.4011"]),
+    ("第一项 2.0281/5.0562；[2/3, 4/3]；√2；第0坐标", ["2.0281", "5.0562", "2/3", "4/3", "2", "0"]),
+    ("约 ０．１９８７ 或 .1987 或 2e-1 或 40% 或 ...0.9999 或 −0.5", ["０．１９８７", ".1987", "2e-1", "40%", "0.9999", "−0.5"]),
+    ("q0、v1.2、3D 与 x_2 不是数", []),
+])
+def test_numbers_are_read_in_every_form_a_reader_sees(text, tokens):
+    assert [t.text for t in guard.scan_page(PATH, text).tokens] == tokens
+
+
+# ---- what must be bound -----------------------------------------------------------------------
+
+UNBOUND = {
+    "a decimal in prose": "比例约为 0.4011。",
+    "an exercise statement's vector": "1. 把第三行 V 改为 [5, 2]。位置 1 增加多少？",
+    "a shape": "A 的形状是 [3, 4]。",
+    "a hand calculation's result": "```text\nq₀·k₀ = 1×1 + 0×0 = 2\n```",
+    "a decimal after a bare URL in Chinese prose": "参见https://example.org/a，比例约为0.4011。",
+    "a full-width point": "比例约为 ０．１９８７。",
+    "a leading-dot decimal": "比例约为 .1987。",
+    "scientific notation": "比例约为 2e-1。",
+    "a percentage": "约占 40%。",
+    "an ellipsis before a decimal": "比例是 ...0.9999。",
+    "a title attribute": '<abbr title="约 0.4011">a₀</abbr> 是比例。',
+    "an image's alt and title": '![比例 0.4011](fig.png "第一项 0.1978")',
+    "a pycon transcript's output": "```pycon\n>>> weights[0, 0]\n0.4011\n```",
+    "a console transcript's output": "```console\n$ python -m lessons.l10\n比例 0.4011\n```",
+    "a table cell": "| 比例 | 值 |\n| --- | --- |\n| a₀ | 0.4011 |",
+    "a heading": "## 为什么是 0.4011？",
+}
+
+
+@pytest.mark.parametrize("kind", UNBOUND)
+def test_every_kind_of_number_a_reader_sees_must_be_bound(kind):
+    problems = messages(UNBOUND[kind])
+    assert problems and all("未绑定的数字" in p for p in problems), problems
+    assert all(p.startswith(f"{PATH}:") for p in problems)
+
+
+HARMLESS = {
+    "ordinals": "第 10 讲、第08讲、第 1 题，位置 0 与位置 1、2。",
+    "a version": "本页用 torch 2.13 与 torch==2.13.0 构建，Python 3.11。",
+    "dates": "写于 2024.05.01，改于 2024-05-02，2024年5月。",
+    "a section number": "见 3.2.1 节，或 §3.2。",
+    "inline code holding an expression": "代码里写 `weights[0] * 0.5` 就行。",
+    "code listings": "```python\nx = 0.4011\n```",
+    "link targets": "[第 10 讲](../10-attention.md#0.5)",
+    "a bare integer in prose": "输出宽度就仍然是 2，可读位置从三个增加到十个。",
+    "an example marked as such": "比如等上 0.5 秒{示意}，或 [1, 2]{示意}。",
+}
+
+
+@pytest.mark.parametrize("kind", HARMLESS)
+def test_numbers_that_are_not_claims_need_no_marking(kind):
+    assert messages(HARMLESS[kind]) == []
+
+
+# ---- binding: written once, reword-safe --------------------------------------------------------
+
+BOUND = "现在对这一行做 Softmax，得到 a₀=[0.4011，0.1978，0.4011]{=row}。总和约为 5.0562{=total}。"
+
+
+@pytest.mark.parametrize("edit", [
+    lambda t: t.replace("[0.4011，0.1978，0.4011]", "[**0.4011**，0.1978，0.4011]"),  # bold
+    lambda t: t.replace("0.1978，", "0.1978，\n"),  # a line break
+    lambda t: t.replace("，0.1978，", ", 0.1978, "),  # , versus ，
+    lambda t: t.replace("现在对这一行做", "接着对这行做"),  # rewording
+    lambda t: t.replace("总和约为", "它们的和大约是"),
+])
+def test_harmless_edits_of_bound_text_change_nothing(edit):
+    assert messages(edit(BOUND)) == []
+
+
+def test_the_annotation_binds_the_numbers_just_before_it():
+    _, bound = check(BOUND)
+    assert [(b.written, round(b.live, 6), b.expr) for b in bound] == [
+        ("0.4011", 0.401112, "row"), ("0.1978", 0.197776, "row"), ("0.4011", 0.401112, "row"),
+        ("5.0562", 5.05623, "total")]
+
+
+def test_a_hand_calculation_binds_every_term_and_its_result():
+    text = "```text\n第0坐标：0.5×1 + 0.25×0 + 0.25×1 = 0.75{=terms}\n```"
+    assert messages(text) == []
+    assert messages(text.replace("= 0.75", "= 0.57")) != []
+
+
+def test_a_drifted_number_fails_with_file_line_written_live_and_expression():
+    [message] = messages("第一行\n\n" + BOUND.replace("0.1978", "0.1987"))
+    assert message == (f"{PATH}:3: 数字漂移：正文写 0.1987，代码现算 0.197776"
+                       "（「a₀=[0.4011，0.1987，0.4011]。总和约」，表达式 row）")
+
+
+@pytest.mark.parametrize("text", [
+    "1. 固定 Q、K，只把第三行 V 改为 [5, 2]{=changed_v2}。",  # the statement disagrees with the answer's code
+    "A 的形状是 [3, 4]{=shape}。",
+    "约为 1.4124{=root2}；",
+    "约占 41%{=share}。",
+    "比例约为 ０．１９７８{=tenth}。",
+])
+def test_a_bound_claim_that_disagrees_fails(text):
+    [message] = messages(text)
+    assert "数字漂移" in message
+
+
+def test_each_occurrence_is_checked_a_duplicated_sentence_with_a_changed_number_fails():
+    copy = BOUND + "\n\n" + BOUND.replace("5.0562", "5.0526")
+    [message] = messages(copy)
+    assert message.startswith(f"{PATH}:3: 数字漂移：正文写 5.0526")
+    stripped_copy = BOUND + "\n\n" + BOUND.replace("{=total}", "").replace("{=row}", "")
+    assert len(messages(stripped_copy)) == 4  # the copy's numbers are not bound by the first's
+
+
+def test_one_cause_gives_one_error():
+    [message] = messages("得到 a₀=[0.4011，0.1978，0.4011]{=rows}。")
+    assert "绑定的表达式 rows 算不出来：NameError" in message
+
+
+def test_too_few_numbers_for_the_value_says_how_many():
+    [message] = messages("得到 a₀=[0.4011，0.1978]{=row}。")
+    assert "前面只写了 2 个数，表达式 row 给出 3 个值" in message
+
+
+def test_markup_that_cuts_a_number_in_two_is_named():
+    [message] = messages("约为 0.40**11**{=row[0]}。")
+    assert "被 Markdown 标记拆成了两个数" in message
+
+
+def test_annotations_are_removed_from_what_the_reader_gets():
+    found = guard.scan_page(PATH, BOUND + "\n```text\n[[1]]{=shape[:1]}\n```\n比如 0.5 秒{示意}。")
+    assert found.stripped() == ("现在对这一行做 Softmax，得到 a₀=[0.4011，0.1978，0.4011]。总和约为 5.0562。"
+                                "\n```text\n[[1]]\n```\n比如 0.5 秒。")
+
+
+# ---- --fix --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("written, live, fixed", [
+    ("0.5", 0.401112, "0.4"), ("5.0526", 5.05623, "5.0562"), ("41%", 0.4, "40%"), ("−0.51", -0.4011, "−0.40"),
+    (".1978", 0.1987, ".1987"), ("3", 2.0, "2"),
+])
+def test_fix_rewrites_a_drifted_number_at_its_written_precision(written, live, fixed):
+    assert numbers.rewrite(written, live) == fixed
+
+
+def test_fix_rewrites_only_the_drifted_numbers_of_a_page():
+    text = BOUND.replace("0.1978", "0.5").replace("5.0562", "5.0526")
+    _, bound = check(text)
+    fixed, changes = guard.fix(text, bound)
+    assert fixed == BOUND.replace("0.1978", "0.2")  # written with one decimal, fixed with one
+    assert [(b.written, new) for b, new in changes] == [("0.5", "0.2"), ("5.0526", "5.0562")]
+    assert messages(fixed) == []

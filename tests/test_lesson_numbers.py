@@ -1,0 +1,63 @@
+"""Every lesson's numbers against its live code, in process: all bound, and any one changed fails."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from coursekit import engine, guard, scan
+from tests.conftest import ROOT, SEED
+
+PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs/lessons").glob("[0-9]*.md"))
+
+
+@pytest.fixture(scope="module")
+def build():
+    b = engine.Build(ROOT)
+    yield b
+    b.close()
+
+
+def checked(build, path: str, text: str) -> tuple[guard.Scan, list[guard.Bound]]:
+    session = "l" + path.split("/")[-1].split("-")[0]
+    _, fm_lines = scan.front_matter(text)
+    body = text.split("\n", fm_lines)[-1] if fm_lines else text
+    found = guard.scan_page(path, body, fm_lines + 1)
+    exprs = sorted({a.expr for a in found.annotations if a.expr})
+    values = dict(zip(exprs, build.evaluate(session, exprs)))
+    return found, guard.bind(found, values)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_number_of_the_lesson_agrees_with_its_code(build, path):
+    found, bound = checked(build, path, (ROOT / path).read_text(encoding="utf-8"))
+    assert found.problems == []
+    assert bound
+
+
+def changed(token: str) -> str:
+    """The same number with its last digit changed by 3: always outside the tolerance."""
+    return token[:-1] + str((int(token[-1]) + 3) % 10)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_changing_any_bound_number_fails_naming_its_line_and_value(build, path):
+    text = (ROOT / path).read_text(encoding="utf-8")
+    _, fm_lines = scan.front_matter(text)
+    offset = len("\n".join(text.split("\n")[:fm_lines])) + 1 if fm_lines else 0
+    _, bound = checked(build, path, text)
+    for b in bound:
+        wrong = changed(b.written)
+        at = offset + b.start
+        mutated = text[:at] + wrong + text[at + len(b.written):]
+        found, _ = checked(build, path, mutated)
+        assert any(p.line == b.line and f"正文写 {wrong}" in p.message for p in found.problems), (b, found.problems)
+
+
+def test_the_lesson_writes_each_decimal_no_more_often_than_the_seed():
+    decimals = re.compile(r"(?<![\d.])\d+\.\d+(?![\d.])")
+    ours = Counter(decimals.findall((ROOT / "docs/lessons/10-attention.md").read_text(encoding="utf-8")))
+    seed = Counter(decimals.findall(SEED.read_text(encoding="utf-8")))
+    assert {d: n for d, n in ours.items() if n > seed[d]} == {}
