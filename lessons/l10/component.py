@@ -1,9 +1,9 @@
 """component：同一个构造例子，改用 tinylm 的 SelfAttention 组件和四行版 attention 重算一遍。
 
-Q/K/V 由组件按 Wq = Wk = 单位矩阵、Wv = [[1, 0], [0, 2]] 投影得到，结果与上一段的手写版逐项一致；
+Q/K/V 由组件用上一段的 Wq = Wk = 单位矩阵、Wv = [[1, 0], [0, 2]] 投影得到，结果与上一段的手写版逐项一致；
 attention_steps 给出点积、缩放、Softmax（指数与行和）、汇总每一步的数，页面的手算与演示都用它们。
 """
-from lessons.l10.attention_2d import output, q, k, scores, v, weights, x  # 上一段清单算出的量
+from lessons.l10.attention_2d import k, output, q, scores, v, weights, wk, wq, wv, x  # 上一段清单里的量
 
 # --8<-- [start:listing]
 import torch
@@ -11,9 +11,8 @@ import torch
 from lessons.show import num, vec
 from tinylm import SelfAttention, attention, attention_steps
 
-layer = SelfAttention.from_weights(
-    wq=torch.eye(2), wk=torch.eye(2), wv=torch.tensor([[1., 0.], [0., 2.]])
-)
+# 用上一段的同一组参数 Wq、Wk、Wv 建组件（本例 Wq = Wk = 单位矩阵）。
+layer = SelfAttention.from_weights(wq, wk, wv)
 layer_q, layer_k, layer_v = layer.project(x)  # Q=X @ Wqᵀ，K=X @ Wkᵀ，V=X @ Wvᵀ
 assert torch.equal(layer_q, q) and torch.equal(layer_k, k) and torch.equal(layer_v, v)
 
