@@ -1,11 +1,12 @@
 """tinylm's attention: the article's hand-computed values, PyTorch as an oracle, gradients, shapes."""
 
 import math
+import re
 
 import pytest
 import torch
 
-from tinylm import SelfAttention, attention
+from tinylm import SelfAttention, attention, attention_steps
 
 Q = torch.tensor([[1., 0.], [0., 1.], [1., 1.]])
 V = torch.tensor([[1., 0.], [0., 2.], [1., 2.]])
@@ -89,3 +90,48 @@ def test_bad_shapes_raise_an_error_that_names_the_problem(q, k, v, words):
 def test_self_attention_rejects_input_of_the_wrong_width():
     with pytest.raises(ValueError, match="特征宽度应为 4"):
         SelfAttention(d_in=4, d_qk=2)(torch.randn(3, 5))
+
+
+def test_the_result_has_names_and_still_unpacks_in_the_old_order():
+    result = attention(Q, Q, V)
+    output, scores, weights = result
+    assert result._fields == ("output", "scores", "weights")
+    assert result.output is output and result.scores is scores and result.weights is weights
+
+
+def test_the_function_reads_like_the_article_four_labelled_steps_and_symbolic_shapes():
+    import inspect
+
+    source = inspect.getsource(attention)
+    labels = [line.split("#")[1].strip() for line in source.splitlines() if "#" in line]
+    assert [label.split("：")[0] for label in labels] == ["点积", "缩放", "Softmax", "汇总"]
+    assert "[..., 查询位置, 被读位置]" in source
+    assert not re.search(r"\[\d+\s*,\s*\d+\]", source)  # no sizes of the worked example
+
+
+def test_attention_steps_gives_the_articles_hand_computation_of_the_first_row():
+    steps = attention_steps(Q, Q, V)
+    e = math.exp(1 / math.sqrt(2))
+    assert torch.equal(steps.dots[0], torch.tensor([1., 0., 1.]))
+    assert torch.allclose(steps.scores[0], torch.tensor([1., 0., 1.]) / math.sqrt(2))
+    assert torch.allclose(steps.exps[0], torch.tensor([e, 1., e]))
+    assert steps.sums[0].item() == pytest.approx(2 * e + 1)
+    output, scores, weights = attention(Q, Q, V)
+    assert torch.equal(steps.scores, scores) and torch.equal(steps.weights, weights)
+    assert torch.equal(steps.output, output)
+    assert torch.allclose(steps.exps / steps.sums.unsqueeze(-1), weights)
+
+
+def test_attention_steps_refuses_scores_whose_exponentials_overflow():
+    big = torch.tensor([[100., 0.], [0., 100.]])
+    with pytest.raises(ValueError, match="溢出"):
+        attention_steps(big, big, big)
+
+
+def test_self_attention_with_the_articles_weights_gives_the_worked_example():
+    layer = SelfAttention.from_weights(wq=torch.eye(2), wk=torch.eye(2), wv=torch.tensor([[1., 0.], [0., 2.]]))
+    q, k, v = layer.project(Q)
+    assert torch.equal(q, Q) and torch.equal(k, Q) and torch.equal(v, V)
+    assert torch.equal(layer(Q).output, attention(Q, Q, V).output)
+    assert [n for n, _ in layer.named_parameters()] == ["wq", "wk", "wv"]
+    assert all(p.requires_grad for p in layer.parameters())

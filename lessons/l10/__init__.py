@@ -2,9 +2,11 @@
 
 # 本讲的实验，按正文顺序。python -m lessons.l10 依次运行它们；本讲的笔记本也按这个顺序生成。
 EXPERIMENTS = [
-    ("baseline", "开头的两个基线：直接平均，和手工规定的比例"),
+    ("baseline", "开头的两个基线：直接平均与手工比例"),
     ("attention_2d", "三个位置、二维的构造例子：分数、比例、输出"),
+    ("component", "同一个例子用 tinylm 的 SelfAttention 重算，并逐步摊开"),
     ("projections", "Q 与 K 分开投影：分数可以不对称"),
     ("intervention", "固定 Q/K，只改第三行 V"),
+    ("two_models", "回到开头：小丁喜欢红，小周喜欢黄"),
     ("exercises", "两道改数题"),
 ]

@@ -1,9 +1,10 @@
 """attention_2d：三个位置、每个位置二维的构造例子，把注意力的内部数值全部展开。
 
-页面上的代码清单由本文件的 setup、run 两段，加上 tinylm/attention.py 的 attention 函数拼成；
-构建时执行的是整个文件，所以页面打印的矩阵来自 tinylm 本身。
+listing 段就是页面上的第一份代码清单：导入、数据、三行版的 attention 和核对都在里面，
+单独复制下来就能运行。tinylm 里的同一个函数（分成点积、缩放、Softmax、汇总四行）
+由下一个实验 component.py 与它逐项核对。
 """
-# --8<-- [start:setup]
+# --8<-- [start:listing]
 import math
 import torch
 
@@ -14,21 +15,31 @@ wq = torch.eye(2, requires_grad=True)
 wk = torch.eye(2, requires_grad=True)
 wv = torch.tensor([[1., 0.], [0., 2.]], requires_grad=True)
 q, k, v = x @ wq.T, x @ wk.T, x @ wv.T
-# --8<-- [end:setup]
 
-from tinylm.attention import attention  # noqa: E402  页面在这里展示该函数的源码。
+def attention(q, k, v):
+    """每行 Q 查询各行 K，再汇总 V；返回输出、匹配分数与读取比例。"""
+    # 行选查询位置，列选被读位置；除以查询宽度的平方根来缓和分数尺度。
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    # 每行在被读位置之间分配比例；这里尚未加掩码，允许读取全部位置。
+    weights = torch.softmax(scores, dim=-1)
+    # [3,3] 比例乘 [3,2] 内容，得到 [3,2]；比例是本次算出的量，不是参数。
+    return weights @ v, scores, weights
 
-# --8<-- [start:run]
 output, scores, weights = attention(q, k, v)
 # 单独重算第 0 个查询，与矩阵版第一行核对，使用同一份 K/V。
 first_scores = (q[0] @ k.T) / math.sqrt(2)
 first_weights = torch.softmax(first_scores, dim=-1)
 first_output = first_weights @ v
 
+# 以下只看数值：detach() 去掉自动求导的记录（打印时的 grad_fn=…），数值不变。
+q, k, v, scores, weights, output = (t.detach() for t in (q, k, v, scores, weights, output))
+print("匹配分数 scores（行：查询位置，列：被读位置）：")
 print(scores)
+print("读取比例 weights（每行和为 1）：")
 print(weights)
+print("输出 output（每个位置按比例汇总的 V）：")
 print(output)
 assert torch.allclose(first_output, output[0])
 # 三个查询各自一行，分别沿被读位置求和，不能把九项一起归一化。
 assert torch.allclose(weights.sum(dim=-1), torch.ones(3))
-# --8<-- [end:run]
+# --8<-- [end:listing]

@@ -2,13 +2,17 @@
 
 import torch
 
-from lessons.l10.attention_2d import attention, k, output, q, v, weights
+from lessons.l10.attention_2d import k, output, q, v, weights
 from lessons.l10.intervention import changed_output, changed_weights
+from lessons.show import num, vec
+from tinylm import attention
+
+print("以下是两道改数题的答案。想先自己算，请在这里停下。")
 
 # --8<-- [start:first]
 # 第 1 题：沿用上面的干预（第三行 V 改为 [3, 2]），看位置 1 的第 0 坐标。
 increase = (changed_output - output)[1, 0]
-print(f"位置 1 的第 0 坐标增加 {increase:.4f}，即 2×{weights[1, 2]:.4f}")
+print(f"位置 1 的第 0 坐标增加 {num(increase)}，即 2×{num(weights[1, 2])}")
 print("注意力权重改变了吗？", not torch.allclose(changed_weights, weights))
 assert torch.isclose(increase, 2 * weights[1, 2])
 # --8<-- [end:first]
@@ -18,9 +22,9 @@ assert torch.isclose(increase, 2 * weights[1, 2])
 zero_q = q.detach().clone()
 zero_q[0] = torch.tensor([0., 0.])
 zero_output, zero_scores, zero_weights = attention(zero_q, k, v)
-print("第一行分数：", [round(s, 4) for s in zero_scores[0].tolist()])
-print("第一行比例：", [round(a, 4) for a in zero_weights[0].tolist()])
-print("第一行输出：", [round(o, 4) for o in zero_output[0].tolist()])
+print("第一行分数：", vec(zero_scores[0]))
+print("第一行比例：", vec(zero_weights[0]))
+print("第一行输出：", vec(zero_output[0]))
 # 分数全为 0，Softmax 平分比例，输出就是三行 V 的直接平均。
 assert torch.allclose(zero_output[0], v.mean(dim=0))
 # --8<-- [end:second]

@@ -2,7 +2,8 @@
 
 import torch
 
-from lessons.l10.attention_2d import attention, k, output, q, v, weights
+from lessons.l10.attention_2d import k, output, q, v, weights
+from tinylm import attention
 
 # --8<-- [start:listing]
 # 沿用上段的 Q/K 与 attention；复制 V 的数值，本次只做固定比例的干预。
