@@ -12,18 +12,17 @@ from html import escape
 
 import torch
 
-from tinylm.attention import attention
+from tinylm import attention_steps
 
 
 def steps(q, k, v) -> dict:
-    """Every intermediate value of attention(q, k, v), row by row, as plain lists."""
+    """Every stage of attention(q, k, v), row by row, as plain lists: tinylm's own numbers."""
     q, k, v = (t.detach().double() for t in (q, k, v))
-    output, scores, weights = attention(q, k, v)
-    exps = torch.exp(scores)
+    s = attention_steps(q, k, v)
     return {
         "q": q.tolist(), "k": k.tolist(), "v": v.tolist(), "d": q.shape[-1],
-        "dots": (q @ k.T).tolist(), "scores": scores.tolist(), "exps": exps.tolist(),
-        "sums": exps.sum(-1).tolist(), "weights": weights.tolist(), "output": output.tolist(),
+        "dots": s.dots.tolist(), "scores": s.scores.tolist(), "exps": s.exps.tolist(),
+        "sums": s.sums.tolist(), "weights": s.weights.tolist(), "output": s.output.tolist(),
     }
 
 
@@ -51,8 +50,4 @@ def golden_cases(q, k, v, randoms: int = 20, seed: int = 10) -> list[dict]:
     return out
 
 
-def shown(x: float) -> str:
-    """A number as the article and the demo write it: four decimals, integers bare."""
-    r = round(x, 4)
-    return str(int(r)) if r == int(r) else f"{r:.4f}"
 

@@ -157,7 +157,7 @@ def _deps(root: str) -> list[str]:
             continue
         if rel.startswith(("tinylm/", "lessons/")) and rel.endswith(".py"):
             found.append(rel)
-    return sorted(found)
+    return sorted(set(found) | READ)
 
 
 def _error(err: BaseException, root: str) -> dict:
@@ -180,8 +180,12 @@ def _error(err: BaseException, root: str) -> dict:
     return {"type": kind, "message": message, "where": where}
 
 
+READ: set[str] = set()  # data files under lessons/ and tinylm/ the lesson's code read (a corpus, say)
+
+
 def _refuse_writes(root: Path) -> None:
-    """An audit hook: opening a watched file for writing, or changing a watched folder, fails."""
+    """An audit hook: opening a watched file for writing, or changing a watched folder, fails;
+    files read under lessons/ and tinylm/ are noted, so the cache depends on them too."""
     watched = [str(root / name) for name in WATCHED]
 
     def inside(path) -> bool:
@@ -191,7 +195,12 @@ def _refuse_writes(root: Path) -> None:
             return False
         return any(full == w or full.startswith(w + os.sep) for w in watched)
 
+    sources = [str(root / "lessons") + os.sep, str(root / "tinylm") + os.sep]
+
     def hook(event: str, args) -> None:
+        if event == "open" and isinstance(args[0], str) and args[0].startswith(tuple(sources)) \
+                and not args[0].endswith((".py", ".pyc")) and (args[1] in (None, "r", "rb")):
+            READ.add(os.path.relpath(args[0], root))
         if event == "open" and len(args) >= 2 and isinstance(args[1], str) and any(c in args[1] for c in "wax+"):
             if inside(args[0]):
                 raise PermissionError(f"构建时运行的代码不能写入受监视的源文件夹：{args[0]}")

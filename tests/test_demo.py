@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from coursekit.demo import golden_cases, shown, steps
+from coursekit.demo import golden_cases, steps
+from lessons.show import num as shown
 from lessons.l10.attention_2d import k, q, v
 
 pytestmark = pytest.mark.browser

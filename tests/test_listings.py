@@ -1,6 +1,6 @@
 """What a reader copies from lesson 10 runs: the first listing on its own, and every listing pasted in order.
 
-A listing is a code block the page shows, included from the file that runs (`--8<-- "path:section"`).
+A listing is a code block the page shows, taken from the file that runs (`file="path:section"`).
 LISTINGS is the order the page shows them in (HANDOFF-model.md); each is run as a reader would: pasted
 into one file and run with `python` from the repository root.
 """
@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from coursekit import scan
 from tests.conftest import LESSON, ROOT
 
 LISTINGS = [
@@ -85,22 +86,14 @@ def test_a_listing_that_leaves_out_what_it_needs_is_caught():
 
 
 def page_listings(markdown: str) -> list[str]:
-    """The snippet references of every code block the page *shows* (plain, or exec with source=...)."""
-    refs, shown = [], None
-    for line in markdown.splitlines():
-        fence = re.match(r"\s*(`{3,})(\S*)(.*)$", line)
-        if fence and shown is None:
-            attrs = fence[3]
-            shown = fence[2] == "python" and ('exec="1"' not in attrs or "source=" in attrs)
-        elif fence:
-            shown = None
-        elif shown:
-            include = re.match(r'\s*--8<-- "([^"]+)"', line)
-            if include:
-                refs.append(include[1])
+    """The `path:section` of every code block the page *shows*: `file="..."` on a block with `source=`."""
+    refs = []
+    for fence in scan.fences(markdown):
+        shown = re.search(r'\bfile="([^"]+)"', fence.info)
+        if shown and "source=" in fence.info:
+            refs += shown[1].split()
     return refs
 
 
-@pytest.mark.xfail(strict=True, reason="the page shows the new listings once the lead updates it (HANDOFF-model.md)")
 def test_the_page_shows_exactly_these_listings_in_this_order():
     assert page_listings((ROOT / LESSON).read_text(encoding="utf-8")) == LISTINGS
