@@ -1,59 +1,273 @@
-"""Start lesson NN from the template: its page, its companion package, and its place in the nav.
+"""Start lesson NN from the template: its page, its companion package, its place in the nav and on the home page.
 
     python scripts/new_lesson.py 11 masking "掩码：不许偷看后文"
 
-Writes docs/lessons/NN-SLUG.md and lessons/lNN/ from templates/lesson/, and adds the lesson (page
-and notebook) to the nav in mkdocs.yml, above the marker line. Refuses to overwrite anything.
+Writes docs/lessons/NN-SLUG.md and lessons/lNN/ from templates/lesson/, adds the lesson (page and
+notebook) to the nav in mkdocs.yml above the marker line, and a row to the home page's 课程目录
+above its marker. Everything is checked first (the number, the slug, the title; the filled-in
+Python compiles, the page's front matter and mkdocs.yml still parse to what was meant), so a
+refusal writes nothing; a failure while writing undoes what was written. Never overwrites a file.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import html
+import json
+import os
 import re
 import sys
+import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "templates/lesson"
 NAV_MARKER = "# 新的一讲由 scripts/new_lesson.py 加在这一行上面"
+INDEX_MARKER = "<!-- 新的一讲由 scripts/new_lesson.py 加在上面这张表的末尾 -->"
+PLACEHOLDERS = re.compile(r"lNN|NN-SLUG|NN|SLUG|TITLE")
+MAX_TITLE = 60
+# Decimals and fractions in a lesson's prose must be bound to live values (the drift guard): a title
+# holding one would fail the build. The guard's own pattern, if coursekit is importable.
+try:
+    sys.path.insert(0, str(ROOT))
+    from coursekit.numbers import NON_INTEGER_RE
+except ImportError:  # pragma: no cover
+    NON_INTEGER_RE = re.compile(r"(?<![0-9A-Za-z_.])[-−]?(?:\d+/\d+(?![\d.])|\d+\.\d+)")
+finally:
+    sys.path.remove(str(ROOT))
+
+
+class Refused(Exception):
+    """The lesson cannot be made as asked; the message says why. Nothing was written."""
+
+
+def check_arguments(number: str, slug: str, title: str) -> str:
+    """The title to use (trimmed), or Refused."""
+    if not re.fullmatch(r"[0-9]{2}", number) or number == "00":
+        raise Refused(f"讲次要两位 ASCII 数字，01 到 99（如 11），收到的是 {number!r}")
+    if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", slug) or len(slug) > 40:
+        raise Refused(f"slug 只用小写 ASCII 字母、数字和中间的连字符，最长 40 个字符（如 masking），收到的是 {slug!r}")
+    title = title.strip()
+    if not title:
+        raise Refused("标题不能为空")
+    odd = [c for c in title if unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}]
+    if odd:
+        raise Refused(f"标题只能是一行看得见的文字，其中有换行或控制字符：{', '.join(f'U+{ord(c):04X}' for c in odd)}")
+    if len(title) > MAX_TITLE:
+        raise Refused(f"标题最长 {MAX_TITLE} 个字符，这个有 {len(title)} 个")
+    found = NON_INTEGER_RE.search(title)
+    if found:
+        raise Refused(f"标题里不要写小数或分数（{found.group(0)}）：正文的每个小数都要绑定到代码现算的值，标题里无从绑定")
+    return title
+
+
+def markdown_text(text: str) -> str:
+    """`text` as Markdown that shows it literally: in a heading, a link or a table cell."""
+    out = []
+    for c in text:
+        if c == "<":
+            out.append("&lt;")
+        elif c == "&":
+            out.append("&amp;")
+        elif c in "\\`*_{}[]()>#+-.!|":
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def html_text(text: str) -> str:
+    """MkDocs and Material put page and nav titles into the HTML as they are: escape what is markup."""
+    return html.escape(text, quote=False)
+
+
+def yaml_string(text: str) -> str:
+    """A YAML double-quoted scalar (JSON's string syntax is YAML's, for the characters allowed)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def python_string_body(text: str) -> str:
+    """`text` as the inside of a Python string literal, "..." or \"\"\"...\"\"\"."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """Every placeholder replaced in one pass, so nothing inserted is replaced again."""
+    return PLACEHOLDERS.sub(lambda m: values[m.group(0)], template)
+
+
+def fill_markdown(template: str, values: dict[str, str], title: str) -> str:
+    """A page: front-matter values as quoted YAML, the title as literal Markdown text."""
+    lines = template.split("\n")
+    body_from = 0
+    if lines and lines[0] == "---" and "---" in lines[1:]:
+        end = lines.index("---", 1)
+        for i in range(1, end):
+            key, sep, value = lines[i].partition(": ")
+            if sep and PLACEHOLDERS.search(value):
+                lines[i] = f"{key}: {yaml_string(fill(value, {**values, 'TITLE': html_text(title)}))}"
+        body_from = end + 1
+    body = fill("\n".join(lines[body_from:]), {**values, "TITLE": markdown_text(title)})
+    return "\n".join([*lines[:body_from], body])
+
+
+def plan_files(root: Path, number: str, slug: str, title: str) -> dict[Path, str]:
+    values = {"lNN": f"l{number}", "NN-SLUG": f"{number}-{slug}", "NN": number, "SLUG": slug}
+    plan = {}
+    for src in sorted(p for p in TEMPLATE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        rel = fill(src.relative_to(TEMPLATE).as_posix(), {**values, "TITLE": "TITLE"})
+        text = src.read_text(encoding="utf-8")
+        if src.suffix == ".py":
+            text = fill(text, {**values, "TITLE": python_string_body(title)})
+            check_python(rel, text, title if "TITLE" in src.read_text(encoding="utf-8") else None)
+        elif src.suffix == ".md":
+            text = fill_markdown(text, values, title)
+            check_front_matter(rel, text)
+        else:
+            text = fill(text, {**values, "TITLE": title})
+        plan[root / rel] = text
+    return plan
+
+
+def check_python(rel: str, text: str, title: str | None) -> None:
+    try:
+        tree = ast.parse(text, rel)
+    except SyntaxError as err:  # a template problem, not the author's
+        raise Refused(f"{rel}：填入后不是合法的 Python（{err.msg}）") from None
+    if title is not None:
+        strings = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        if not any(title in s for s in strings):
+            raise Refused(f"{rel}：标题没有原样进入文件里的字符串")
+
+
+def check_front_matter(rel: str, text: str) -> None:
+    import yaml
+
+    if text.startswith("---\n"):
+        head = text.split("\n---\n", 1)[0][4:]
+        try:
+            meta = yaml.safe_load(head)
+        except yaml.YAMLError as err:
+            raise Refused(f"{rel}：填入后页面开头的 YAML 不能解析（{err}）") from None
+        if not isinstance(meta, dict):
+            raise Refused(f"{rel}：填入后页面开头的 YAML 不是键值表")
+
+
+def nav_title(number: str, title: str) -> str:
+    short = re.split(r"[：:]", title, maxsplit=1)[0].strip() or title
+    return f"第 {int(number)} 讲 · {short}"
+
+
+def plan_nav(root: Path, number: str, slug: str, title: str) -> str:
+    from mkdocs.utils.yaml import yaml_load
+
+    yml = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    found = re.search(rf"^([ ]*){re.escape(NAV_MARKER)}[ ]*$", yml, re.M)
+    if not found:
+        raise Refused(f"mkdocs.yml 的 nav 里找不到标记行：{NAV_MARKER}")
+    indent = found.group(1)
+    key = nav_title(number, title)
+    page, notebook = f"lessons/{number}-{slug}.md", f"lessons/{number}-notebook.ipynb"
+    entry = (f"{indent}- {yaml_string(html_text(key))}:\n"
+             f"{indent}    - 正文: {page}\n"
+             f"{indent}    - 笔记本: {notebook}\n")
+    new = yml[:found.start()] + entry + yml[found.start():]
+    try:
+        before, after = yaml_load(yml)["nav"], yaml_load(new)["nav"]
+    except Exception as err:  # noqa: BLE001 — any parse failure means: do not write it
+        raise Refused(f"加入 nav 后 mkdocs.yml 不能解析（{err}）") from None
+    added = [e for e in after if e not in before]
+    if added != [{html_text(key): [{"正文": page}, {"笔记本": notebook}]}] or [e for e in after if e in before] != before:
+        raise Refused("加入 nav 后 mkdocs.yml 读出来和预期的不一样；请检查 nav 里的标记行")
+    if any(html_text(key) in e for e in before if isinstance(e, dict)):
+        raise Refused(f"nav 里已经有「{key}」")
+    return new
+
+
+def plan_index(root: Path, number: str, slug: str, title: str) -> str:
+    index = (root / "docs/index.md").read_text(encoding="utf-8")
+    lines = index.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.strip() == INDEX_MARKER), None)
+    if at is None:
+        raise Refused(f"docs/index.md 里找不到课程目录的标记行：{INDEX_MARKER}")
+    last = at - 1
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    if last < 0 or not lines[last].startswith("|"):
+        raise Refused("docs/index.md：标记行上面应当是课程目录的表格")
+    row = f"| 第 {int(number)} 讲 | [{markdown_text(title)}](lessons/{number}-{slug}.md) | （待补充：这一讲做什么） |"
+    return "\n".join(lines[: last + 1] + [row] + lines[last + 1 :])
+
+
+def plan(root: Path, number: str, slug: str, title: str) -> tuple[dict[Path, str], dict[Path, str]]:
+    """(new files, changed files) with their full text; Refused if anything is wrong."""
+    title = check_arguments(number, slug, title)
+    taken = sorted(p.relative_to(root).as_posix() for p in [
+        *root.glob(f"docs/lessons/{number}-*"), *([root / f"lessons/l{number}"] if (root / f"lessons/l{number}").exists() else [])])
+    new = plan_files(root, number, slug, title)
+    existing = [p.relative_to(root).as_posix() for p in new if p.exists() or p.is_symlink()]
+    if taken and f"docs/lessons/{number}-{slug}.md" not in existing:
+        raise Refused(f"第 {number} 讲已经有了：{', '.join(taken)}。换一个讲次，或者先删掉它们")
+    if existing:
+        raise Refused(f"已存在，不覆盖：{', '.join(existing)}")
+    changed = {root / "mkdocs.yml": plan_nav(root, number, slug, title),
+               root / "docs/index.md": plan_index(root, number, slug, title)}
+    return new, changed
+
+
+def write(new: dict[Path, str], changed: dict[Path, str]) -> None:
+    """Write all or nothing: on any failure, what was written is removed and what was changed restored."""
+    made_dirs: list[Path] = []
+    made_files: list[Path] = []
+    originals: dict[Path, bytes] = {}
+    temps: list[Path] = []
+    try:
+        for path, text in new.items():
+            for parent in reversed(path.parents):
+                if not parent.exists():
+                    parent.mkdir()
+                    made_dirs.append(parent)
+            with open(path, "x", encoding="utf-8") as f:  # "x": never overwrite
+                made_files.append(path)
+                f.write(text)
+        for path, text in changed.items():
+            originals[path] = path.read_bytes()
+            temp = path.with_name(f".{path.name}.new-lesson")
+            temps.append(temp)
+            temp.write_text(text, encoding="utf-8")
+            os.replace(temp, path)
+    except BaseException:
+        for path, data in originals.items():
+            path.write_bytes(data)
+        for path in [*temps, *made_files]:
+            path.unlink(missing_ok=True)
+        for directory in reversed(made_dirs):
+            directory.rmdir()
+        raise
 
 
 def new_lesson(root: Path, number: str, slug: str, title: str) -> list[Path]:
-    if not re.fullmatch(r"\d{2}", number) or not re.fullmatch(r"[a-z0-9-]+", slug):
-        raise SystemExit("讲次要两位数字（如 11），slug 只用小写字母、数字和连字符（如 masking）")
-    plan = {}
-    for src in sorted(p for p in TEMPLATE.rglob("*") if p.is_file()):
-        rel = src.relative_to(TEMPLATE).as_posix().replace("lNN", f"l{number}").replace("NN-SLUG", f"{number}-{slug}")
-        text = src.read_text(encoding="utf-8").replace("lNN", f"l{number}").replace("NN", number).replace("TITLE", title)
-        plan[root / rel] = text
-    existing = [str(p.relative_to(root)) for p in plan if p.exists()]
-    if existing:
-        raise SystemExit(f"已存在，不覆盖：{', '.join(existing)}")
-    config = root / "mkdocs.yml"
-    yml = config.read_text(encoding="utf-8")
-    if NAV_MARKER not in yml:
-        raise SystemExit(f"mkdocs.yml 的 nav 里找不到标记行：{NAV_MARKER}")
-    indent = re.search(rf"^([ ]*){re.escape(NAV_MARKER)}", yml, re.M).group(1)
-    short = title.split("：")[0]
-    entry = (f"{indent}- 第 {int(number)} 讲 · {short}:\n"
-             f"{indent}    - 正文: lessons/{number}-{slug}.md\n"
-             f"{indent}    - 笔记本: lessons/{number}-notebook.ipynb\n")
-    for path, text in plan.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    config.write_text(yml.replace(f"{indent}{NAV_MARKER}", entry + f"{indent}{NAV_MARKER}", 1), encoding="utf-8")
-    return list(plan)
+    new, changed = plan(root, number, slug, title)
+    write(new, changed)
+    return [*new, *changed]
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("number", help="两位讲次，如 11")
     parser.add_argument("slug", help="页面文件名的一部分，如 masking")
     parser.add_argument("title", help="标题，如 “掩码：不许偷看后文”")
     args = parser.parse_args()
-    for path in new_lesson(ROOT, args.number, args.slug, args.title):
+    try:
+        paths = new_lesson(ROOT, args.number, args.slug, args.title)
+    except Refused as err:
+        print(f"没有写入任何文件：{err}", file=sys.stderr)
+        return 1
+    for path in paths:
         print(f"写入 {path.relative_to(ROOT)}")
-    print("已加入 mkdocs.yml 的 nav。下一步：python -m lessons.l" + args.number + "，然后 mkdocs serve。")
+    print(f"已加入 mkdocs.yml 的 nav 和首页的课程目录。下一步：python -m lessons.l{args.number}，然后 mkdocs serve。")
+    return 0
 
 
 if __name__ == "__main__":

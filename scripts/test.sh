@@ -18,4 +18,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export NO_MKDOCS_2_WARNING=1
+# 构建里的日期（站点地图的 lastmod 等）取自当前提交：同一提交的两次构建逐字节相同。
+SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || true)}"
+[ -n "$SOURCE_DATE_EPOCH" ] && export SOURCE_DATE_EPOCH || unset SOURCE_DATE_EPOCH
 exec python -m pytest "$@"

@@ -1,8 +1,10 @@
 """The GitHub workflows and templates, checked offline: pinned, least privilege, fork-safe."""
 
+import json
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 import yaml
@@ -25,11 +27,11 @@ def steps(workflow):
             yield job_id, step
 
 
-def test_there_are_ci_and_preview_workflows_and_they_parse():
+def test_there_are_ci_and_pages_workflows_and_they_parse():
     names = {p.name: load(p) for p in WORKFLOWS}
-    assert {"ci.yml", "preview.yml"} <= names.keys()
+    assert {"ci.yml", "pages.yml"} <= names.keys()
     assert set(names["ci.yml"]["on"]) == {"push", "pull_request"}
-    assert set(names["preview.yml"]["on"]) == {"workflow_run"}
+    assert set(names["pages.yml"]["on"]) == {"workflow_run", "schedule", "workflow_dispatch"}
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
@@ -63,29 +65,46 @@ def test_no_expression_is_expanded_inside_a_shell_script():
             assert "${{" not in step.get("run", ""), (path.name, job, step.get("name"))
 
 
-def test_jobs_a_pull_request_runs_cannot_write():
+def writes(job) -> set[str]:
+    return {k for k, v in (job.get("permissions") or {}).items() if v == "write"}
+
+
+def test_ci_cannot_write_at_all():
+    """A pull request runs its own ci.yml; ours asks for nothing beyond reading in any job."""
     ci = load(ROOT / ".github/workflows/ci.yml")
-    for job_id, job in ci["jobs"].items():
-        writes = {k for k, v in job["permissions"].items() if v == "write"} if job["permissions"] else set()
-        if writes:
-            assert "github.event_name == 'push'" in job["if"] and "refs/heads/main" in job["if"], job_id
+    assert all(not writes(job) for job in ci["jobs"].values())
+
+
+def test_one_reconciling_publisher_is_the_only_writer_of_gh_pages():
+    """Main and the previews are published by the same serialized run, which never cancels a running one.
+
+    GitHub cancels a *pending* run when another queues in its group; with one publisher that rebuilds
+    the whole branch each time, the run that replaced it publishes everything the cancelled one would.
+    """
+    workflows = {p.name: load(p) for p in WORKFLOWS}
+    writers = {(name, job_id) for name, w in workflows.items() for job_id, job in w["jobs"].items() if writes(job)}
+    assert writers == {("pages.yml", "publish")}
+    pages = workflows["pages.yml"]
+    assert pages["concurrency"]["cancel-in-progress"] is False
+    group = pages["concurrency"]["group"]
+    for name, w in workflows.items():
+        if name != "pages.yml":
+            groups = [w.get("concurrency")] + [j.get("concurrency") for j in w["jobs"].values()]
+            assert all(group not in str(g) for g in groups if g), name
+    assert "gh-pages" not in (ROOT / ".github/workflows/ci.yml").read_text(encoding="utf-8")
+    assert pages["on"]["schedule"], "a daily run removes previews of PRs closed while no CI could run"
+    assert pages["on"]["workflow_run"]["workflows"] == ["CI"]
 
 
 def test_the_privileged_workflow_runs_nothing_from_the_pull_request():
-    preview = load(ROOT / ".github/workflows/preview.yml")
-    job = preview["jobs"]["preview"]
-    assert "workflow_run.event == 'pull_request'" in job["if"] and "conclusion == 'success'" in job["if"]
-    uses = [s.get("uses", "") for _, s in steps(preview)]
-    assert not any(u.startswith("actions/checkout@") for u in uses)  # no code of the PR is even fetched
-    scripts = "\n".join(s.get("run", "") for _, s in steps(preview))
-    assert "^[0-9]{1,7}$" in scripts and "RUN_HEAD_SHA" in scripts and "! -type f ! -type d" in scripts
-    assert not re.search(r"(bash|sh|python|source|\.)\s+untrusted/", scripts)
-
-
-def test_the_main_deploy_keeps_the_previews():
-    ci = load(ROOT / ".github/workflows/ci.yml")
-    deploy = [s for _, s in steps(ci) if "github-pages-deploy-action" in s.get("uses", "")]
-    assert deploy and all(s["with"].get("clean-exclude") == "pr-preview/" for s in deploy)
+    pages = load(ROOT / ".github/workflows/pages.yml")
+    job = pages["jobs"]["publish"]
+    assert "workflow_run.conclusion == 'success'" in job["if"]
+    (checkout, publish) = job["steps"]
+    assert checkout["uses"].startswith("actions/checkout@")  # the default branch's script, nothing else
+    assert checkout["with"] == {"persist-credentials": False, "sparse-checkout": ".github/scripts"}  # no ref
+    assert publish["run"].strip() == "python3 .github/scripts/pages.py"
+    assert set(publish["env"]) == {"GH_TOKEN", "REPO", "PAGES_BASE_URL"}
 
 
 def test_zizmor_reports_nothing_unsuppressed():
@@ -94,7 +113,7 @@ def test_zizmor_reports_nothing_unsuppressed():
     result = subprocess.run([zizmor, "--offline", "--persona", "auditor", str(ROOT / ".github/workflows")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
-    for line in (ROOT / ".github/workflows/preview.yml").read_text(encoding="utf-8").splitlines():
+    for line in (ROOT / ".github/workflows/pages.yml").read_text(encoding="utf-8").splitlines():
         if "zizmor: ignore" in line:
             assert re.search(r"zizmor: ignore\[[\w-]+\] \S.{20,}", line), line  # with a written reason
 
@@ -151,3 +170,238 @@ def test_zizmor_would_catch_an_injection_and_an_unpinned_action(tmp_path):
     assert result.returncode != 0
     for audit in ("template-injection", "unpinned-uses", "dangerous-triggers"):
         assert audit in result.stdout + result.stderr, audit
+
+
+# --- the publisher's logic, offline on temporary folders and a local bare repository ---------------
+
+def _load_pages():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pages_publisher", ROOT / ".github/scripts/pages.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+pages = _load_pages()
+
+
+@pytest.mark.parametrize("value, number", [
+    ("7", 7), ("1234567", 1234567), ("007", None), ("0", None), ("+7", None), (" 7", None), ("7\n", None),
+    ("12345678", None), ("１", None), ("٧", None), ("7.0", None), (7, None), (None, None), ("", None),
+])
+def test_only_canonical_pull_request_numbers_are_accepted(value, number):
+    assert pages.canonical_number(value) == number
+
+
+def site(path, text="main", files=None):
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "index.html").write_text(text, encoding="utf-8")
+    for name, data in (files or {}).items():
+        (path / name).parent.mkdir(parents=True, exist_ok=True)
+        (path / name).write_bytes(data)
+    return path
+
+
+def describe(path, number, sha, action="deploy"):
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "preview.json").write_text(json.dumps({"number": number, "head_sha": sha, "action": action}))
+    return path
+
+
+@pytest.mark.parametrize("number, sha, action, ok", [
+    ("5", "a" * 40, "deploy", True), ("005", "a" * 40, "deploy", False), ("6", "a" * 40, "deploy", False),
+    (5, "a" * 40, "deploy", False), ("5", "b" * 40, "deploy", False), ("5", "a" * 40, "remove", False),
+])
+def test_a_preview_description_must_name_the_apis_number_and_head(tmp_path, number, sha, action, ok):
+    path = describe(tmp_path, number, sha, action) / "preview.json"
+    if ok:
+        pages.read_description(path, 5, "a" * 40)
+    else:
+        with pytest.raises(pages.Unsafe):
+            pages.read_description(path, 5, "a" * 40)
+
+
+def test_a_site_must_be_plain_files_within_the_limits(tmp_path):
+    import os
+
+    good = site(tmp_path / "good", files={"a/b.html": b"x" * 5000, "empty.txt": b""})
+    assert pages.site_cost(good) == 3 * 4096 + 4096  # index (1 block), b.html (2), the empty file (1)
+    linked = site(tmp_path / "linked")
+    (linked / "passwd").symlink_to("/etc/passwd")
+    fifo = site(tmp_path / "fifo")
+    os.mkfifo(fifo / "pipe")
+    dotgit = site(tmp_path / "dotgit", files={".git/config": b"[core]"})
+    many = site(tmp_path / "many", files={f"e/{i}": b"" for i in range(60)})  # du counts these as nothing
+    for bad, limit, files in [(linked, 10**9, 100), (fifo, 10**9, 100), (dotgit, 10**9, 100),
+                              (many, 10**9, 50), (many, 40 * 4096, 100), (tmp_path / "good/a", 10**9, 100)]:
+        with pytest.raises(pages.Unsafe):
+            pages.site_cost(bad, limit, files)
+
+
+def test_closed_and_the_oldest_previews_over_the_caps_are_dropped(tmp_path):
+    P = lambda n, updated, cost: pages.Preview(n, "s", updated, tmp_path, cost)  # noqa: E731
+    mb = pages.MB
+    previews = [P(1, "2026-01-01", 100 * mb), P(2, "2026-03-01", 300 * mb), P(3, "2026-02-01", 150 * mb),
+                P(4, "2026-04-01", 10 * mb), P(5, "2026-05-01", 1 * mb)]
+    choice = pages.choose(previews, open_numbers={1, 2, 3, 4}, total_limit=500 * mb, max_previews=10)
+    assert [p.number for p in choice.kept] == [2, 3, 4]  # newest first: 4, 2, 3 fit; the oldest, 1, would make 560 MB
+    assert choice.dropped == {5: "closed", 1: "all previews together would exceed 500 MB"}
+    assert [p.number for p in pages.choose(previews, {1, 2, 3, 4}, 10**12, 2).kept] == [2, 4]
+    assert pages.TOTAL_LIMIT <= 600 * mb and pages.PREVIEW_LIMIT <= 200 * mb  # well under Pages' 1 GB
+
+
+def test_artifacts_are_extracted_as_plain_files_inside_their_folder(tmp_path):
+    import io
+    import stat
+    import zipfile
+
+    def archive(*entries):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            for name, data, mode in entries:
+                info = zipfile.ZipInfo(name)
+                info.external_attr = mode << 16
+                z.writestr(info, data)
+        return buf.getvalue()
+
+    pages.extract(archive(("index.html", "ok", stat.S_IFREG | 0o644), ("a/b.css", "x", 0)), tmp_path / "ok")
+    assert (tmp_path / "ok/a/b.css").read_text() == "x"
+    for i, bad in enumerate([archive(("../escape", "x", 0)), archive(("/abs", "x", 0)),
+                             archive(("link", "/etc/passwd", stat.S_IFLNK | 0o777)),
+                             archive(("a", "x", 0), ("a/b", "y", 0)), archive(("a\\..\\b", "x", 0))]):
+        with pytest.raises(pages.Unsafe):
+            pages.extract(bad, tmp_path / f"bad{i}")
+    assert not (tmp_path / "escape").exists()
+
+
+class FakeGitHub:
+    """The API as the publisher sees it: runs, open pull requests, artifacts (folders), comments."""
+
+    def __init__(self):
+        self.main_runs, self.pr_runs, self.pulls, self.artifacts, self.comments = [], {}, [], {}, []
+
+    def successful_runs(self, **query):
+        return self.main_runs if query.get("event") == "push" else self.pr_runs.get(query["head_sha"], [])
+
+    def open_pulls(self):
+        return self.pulls
+
+    def artifact(self, run_id, name, dest, limit):
+        src = self.artifacts.get((run_id, name))
+        if src is None:
+            return False
+        shutil.copytree(src, dest, symlinks=True)
+        return True
+
+    def comment(self, number, body):
+        self.comments.append((number, body))
+
+
+def run_of(run_id, sha, repo="o/r"):
+    return {"id": run_id, "head_sha": sha, "head_repository": {"full_name": repo}}
+
+
+def pull(number, sha, updated, repo="o/r"):
+    return {"number": number, "updated_at": updated, "head": {"sha": sha, "repo": {"full_name": repo}}}
+
+
+def branch(remote, *args):
+    out = subprocess.run(["git", "--git-dir", str(remote), *args], capture_output=True, text=True)
+    return out.stdout if out.returncode == 0 else None
+
+
+@pytest.fixture
+def remote(tmp_path):
+    """A bare repository whose gh-pages was made by the old deploy: two commits and a pr-007 folder."""
+    import os
+
+    bare = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    old = site(tmp_path / "old", "old main", {"pr-preview/pr-007/index.html": b"never removed"})
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    git = lambda *a: subprocess.run(["git", *a], cwd=old, env=env, check=True, capture_output=True)  # noqa: E731
+    git("init", "-q")
+    for message in ("first", "second"):
+        (old / "n.txt").write_text(message)
+        git("add", "-A")
+        git("commit", "-q", "-m", message)
+    git("push", "-q", str(bare), "HEAD:refs/heads/gh-pages")
+    assert branch(bare, "rev-list", "--count", "gh-pages").strip() == "2"
+    return bare
+
+
+def test_the_publisher_reconciles_gh_pages_and_keeps_one_commit(tmp_path, remote):
+    import os
+
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
+    gh, s5, s6, s8, s9 = FakeGitHub(), "5" * 40, "6" * 40, "8" * 40, "9" * 40
+    gh.main_runs = [run_of(1, "m" * 40)]
+    gh.artifacts[(1, "site")] = site(tmp_path / "a/main1", "main v1")
+    gh.pulls = [pull(5, s5, "2026-01-05"), pull(6, s6, "2026-01-06"), pull(8, s8, "2026-01-08", "fork/r"),
+                pull(9, s9, "2026-01-09", "fork/r")]
+    gh.pr_runs = {s5: [run_of(15, s5)], s6: [run_of(16, s6)], s8: [run_of(18, s8, "fork/r")],
+                  s9: [run_of(19, s9, "someone-else/r")]}
+    gh.artifacts.update({
+        (15, "preview"): describe(tmp_path / "a/d15", "5", s5), (15, "site"): site(tmp_path / "a/s15", "pr 5"),
+        (16, "preview"): describe(tmp_path / "a/d16", "006", s6), (16, "site"): site(tmp_path / "a/s16", "pr 6"),
+        (18, "preview"): describe(tmp_path / "a/d18", "8", s8), (18, "site"): site(tmp_path / "a/s18", "pr 8"),
+        (19, "preview"): describe(tmp_path / "a/d19", "9", s9), (19, "site"): site(tmp_path / "a/s19", "pr 9"),
+    })
+    (tmp_path / "a/s18/secret").symlink_to("/etc/passwd")
+
+    assert pages.reconcile(gh, "o/r", str(remote), env, "https://o.github.io/r/", tmp_path / "w1") == 0
+    files = set(branch(remote, "ls-tree", "-r", "--name-only", "gh-pages").split())
+    assert {".nojekyll", "index.html", "pr-preview/pr-5/index.html", "pr-preview/previews.json"} <= files
+    assert not any(f.startswith(("pr-preview/pr-6", "pr-preview/pr-8", "pr-preview/pr-9", "pr-preview/pr-007"))
+                   for f in files)  # "006" is not PR 6; a symlink; a run from another fork; the old leftover
+    assert branch(remote, "show", "gh-pages:index.html") == "main v1"
+    assert branch(remote, "rev-list", "--count", "gh-pages").strip() == "1"
+    assert [n for n, _ in gh.comments] == [5] and "https://o.github.io/r/pr-preview/pr-5/" in gh.comments[0][1]
+
+    # Two things happen while no publisher runs (their runs were cancelled while pending): main moves
+    # on, PR 5 closes, PR 7 opens. The next run publishes all of it.
+    s7 = "7" * 40
+    gh.main_runs = [run_of(2, "n" * 40), run_of(1, "m" * 40)]
+    gh.artifacts[(2, "site")] = site(tmp_path / "a/main2", "main v2")
+    gh.pulls = [pull(7, s7, "2026-01-07")]
+    gh.pr_runs[s7] = [run_of(17, s7)]
+    gh.artifacts.update({(17, "preview"): describe(tmp_path / "a/d17", "7", s7),
+                         (17, "site"): site(tmp_path / "a/s17", "pr 7")})
+    gh.comments.clear()
+    assert pages.reconcile(gh, "o/r", str(remote), env, "https://o.github.io/r/", tmp_path / "w2") == 0
+    files = set(branch(remote, "ls-tree", "-r", "--name-only", "gh-pages").split())
+    assert "pr-preview/pr-7/index.html" in files and not any(f.startswith("pr-preview/pr-5/") for f in files)
+    assert branch(remote, "show", "gh-pages:index.html") == "main v2"
+    assert branch(remote, "rev-list", "--count", "gh-pages").strip() == "1"
+    assert sorted(n for n, _ in gh.comments) == [5, 7] and "PR 已关闭" in dict(gh.comments)[5]
+
+    # Artifacts expire: the published main site and previews are kept, never replaced by nothing.
+    gh.artifacts.clear()
+    gh.main_runs = [run_of(3, "o" * 40)]
+    assert pages.reconcile(gh, "o/r", str(remote), env, "https://o.github.io/r/", tmp_path / "w3") == 0
+    assert branch(remote, "show", "gh-pages:index.html") == "main v2"
+    assert branch(remote, "show", "gh-pages:pr-preview/pr-7/index.html") == "pr 7"
+
+
+def test_a_push_is_refused_when_gh_pages_moved_since_it_was_read(tmp_path, remote):
+    import os
+
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
+    stale = branch(remote, "rev-parse", "gh-pages").strip()
+    pages.push(site(tmp_path / "x", "someone else"), str(remote), stale, env, "moved")
+    with pytest.raises(RuntimeError, match="push"):
+        pages.push(site(tmp_path / "y", "late"), str(remote), stale, env, "late")
+    assert branch(remote, "show", "gh-pages:index.html") == "someone else"
+
+
+def test_no_main_site_means_no_publishing(tmp_path):
+    import os
+
+    bare = tmp_path / "empty.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
+    assert pages.reconcile(FakeGitHub(), "o/r", str(bare), env, "https://o.github.io/r/", tmp_path / "w") == 1
+    assert branch(bare, "rev-parse", "gh-pages") is None

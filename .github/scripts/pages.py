@@ -1,0 +1,421 @@
+"""Reconcile the gh-pages branch with the repository: main's site at the root, one preview per open PR.
+
+Run by .github/workflows/pages.yml after every CI run, daily, and by hand. Each run rebuilds the
+whole branch from the state of the repository, so a run that is cancelled or never starts loses
+nothing; the next one:
+
+- takes main's newest site whose CI run succeeded (tests included), or keeps the one published;
+- for every open pull request, takes the site of the newest successful CI run of its current head
+  commit, or keeps its published preview; the CI run's artifacts are hostile data (a pull
+  request's CI runs the pull request's own ci.yml): the preview description must name the API's
+  own PR number in canonical form and the head commit, and the site must hold only regular files
+  and folders, within a size and a file-count limit;
+- drops the previews of closed pull requests and, over the total cap, the least recently updated;
+- writes .nojekyll (no Jekyll over anyone's files) and a manifest, and force-pushes the tree as a
+  single orphan commit, leased on the commit it read, so the branch never grows a history.
+
+Nothing from a pull request is executed: its files are only checked, copied and pushed.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+PREVIEWS = "pr-preview"
+MANIFEST = f"{PREVIEWS}/previews.json"
+BLOCK = 4096  # what a file costs at least, however small (du ignores empty files; this does not)
+MB = 1024 * 1024
+PREVIEW_LIMIT = 200 * MB  # one preview
+TOTAL_LIMIT = 500 * MB  # all previews together (GitHub Pages sites are limited to 1 GB)
+MAX_PREVIEWS = 20
+MAX_FILES = 20_000  # per site
+MAX_DESCRIPTION = 4096  # bytes of preview.json
+CI_WORKFLOW = ".github/workflows/ci.yml"
+
+
+class Unsafe(Exception):
+    """Data from a pull request (or an old branch) that must not be published."""
+
+
+# --- pure logic, tested offline -----------------------------------------------------------------
+
+def canonical_number(value: object) -> int | None:
+    """A pull request number written canonically ("7", never "007", "+7", " 7" or 7.0), else None."""
+    if isinstance(value, str) and re.fullmatch(r"[1-9][0-9]{0,6}", value):
+        return int(value)
+    return None
+
+
+def site_cost(root: Path, limit: int = PREVIEW_LIMIT, max_files: int = MAX_FILES) -> int:
+    """Bytes a site costs (each file rounded up to whole blocks); Unsafe unless it is a plain site."""
+    if root.is_symlink() or not root.is_dir():
+        raise Unsafe(f"{root.name}: not a folder")
+    if not (root / "index.html").is_file() or (root / "index.html").is_symlink():
+        raise Unsafe("no index.html")
+    total = files = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            path = Path(dirpath) / name
+            mode = path.lstat().st_mode
+            rel = path.relative_to(root).as_posix()
+            if name.lower() == ".git":
+                raise Unsafe(f"{rel}: a .git entry")
+            if stat.S_ISDIR(mode):
+                continue
+            if not stat.S_ISREG(mode):
+                raise Unsafe(f"{rel}: not a regular file or folder")
+            files += 1
+            total += max(1, -(-path.stat().st_size // BLOCK)) * BLOCK
+            if files > max_files:
+                raise Unsafe(f"more than {max_files} files")
+            if total > limit:
+                raise Unsafe(f"more than {limit // MB} MB")
+    return total
+
+
+def read_description(path: Path, number: int, head_sha: str) -> None:
+    """The CI run's preview.json must describe a deploy of PR `number` (the API's) at `head_sha`."""
+    if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_DESCRIPTION:
+        raise Unsafe("preview.json: missing, not a regular file, or too big")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        raise Unsafe("preview.json: not JSON") from None
+    if not isinstance(data, dict):
+        raise Unsafe("preview.json: not an object")
+    if canonical_number(data.get("number")) != number:
+        raise Unsafe(f"preview.json: number {data.get('number')!r} is not PR {number}")
+    if data.get("head_sha") != head_sha or data.get("action") != "deploy":
+        raise Unsafe("preview.json: not a deploy of the PR's head commit")
+
+
+@dataclass
+class Preview:
+    number: int
+    head_sha: str
+    updated: str  # ISO 8601, the pull request's last activity: the oldest are pruned first
+    path: Path
+    cost: int = 0
+    new: bool = False  # published by this run (the PR gets a comment)
+
+
+@dataclass
+class Choice:
+    kept: list[Preview] = field(default_factory=list)
+    dropped: dict[int, str] = field(default_factory=dict)  # number: why
+
+
+def choose(previews: list[Preview], open_numbers: set[int], total_limit: int = TOTAL_LIMIT,
+           max_previews: int = MAX_PREVIEWS) -> Choice:
+    """Open pull requests' previews, most recently updated first, while they fit the caps."""
+    choice = Choice()
+    total = 0
+    for p in sorted(previews, key=lambda p: (p.updated, p.number), reverse=True):
+        if p.number not in open_numbers:
+            choice.dropped[p.number] = "closed"
+        elif len(choice.kept) >= max_previews:
+            choice.dropped[p.number] = f"more than {max_previews} previews"
+        elif total + p.cost > total_limit:
+            choice.dropped[p.number] = f"all previews together would exceed {total_limit // MB} MB"
+        else:
+            choice.kept.append(p)
+            total += p.cost
+    choice.kept.sort(key=lambda p: p.number)
+    return choice
+
+
+def assemble(out: Path, main_site: Path, main_sha: str, kept: list[Preview]) -> None:
+    """The whole gh-pages tree: main's site, the previews, .nojekyll and the manifest."""
+    if (main_site / PREVIEWS).exists():
+        raise Unsafe(f"main's site has its own {PREVIEWS}/")
+    shutil.copytree(main_site, out, symlinks=True)
+    (out / PREVIEWS).mkdir()
+    for p in kept:
+        shutil.copytree(p.path, out / PREVIEWS / f"pr-{p.number}", symlinks=True)
+    (out / ".nojekyll").write_bytes(b"")
+    manifest = {"main": main_sha, "previews": {
+        str(p.number): {"head_sha": p.head_sha, "updated": p.updated, "bytes": p.cost} for p in kept}}
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def read_manifest(tree: Path | None) -> dict:
+    try:
+        data = json.loads((tree / MANIFEST).read_text(encoding="utf-8")) if tree else {}
+    except (OSError, ValueError):
+        data = {}
+    if not isinstance(data, dict) or not isinstance(data.get("previews"), dict):
+        return {"main": None, "previews": {}}
+    return data
+
+
+def extract(archive: bytes, dest: Path, limit: int = PREVIEW_LIMIT) -> None:
+    """An artifact's zip into `dest`: plain files only, no path leaving `dest`, within `limit`."""
+    with zipfile.ZipFile(io.BytesIO(archive)) as z:
+        infos = z.infolist()
+        if sum(i.file_size for i in infos) > limit or len(infos) > MAX_FILES:
+            raise Unsafe("artifact too big")
+        for info in infos:
+            name = PurePosixPath(info.filename)
+            if name.is_absolute() or ".." in name.parts or "\\" in info.filename:
+                raise Unsafe(f"artifact path {info.filename!r}")
+            kind = (info.external_attr >> 16) & 0o170000
+            if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
+                raise Unsafe(f"artifact entry {info.filename!r} is not a file or folder")
+            target = dest.joinpath(*name.parts)
+            try:
+                if info.is_dir():
+                    target.mkdir(parents=True, exist_ok=True)
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with z.open(info) as src, open(target, "xb") as dst:
+                    shutil.copyfileobj(src, dst)
+            except OSError as err:  # a name twice, a file where a folder should be
+                raise Unsafe(f"artifact entry {info.filename!r}: {err.strerror}") from None
+
+
+def git(*args: str, cwd: Path, env: dict | None = None) -> str:
+    result = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"git {args[0]}: {result.stderr.strip()}")
+    return result.stdout.strip()
+
+
+def fetch_current(remote: str, into: Path, env: dict) -> str | None:
+    """Check out gh-pages' tree into `into` (as data: git runs nothing from it); its commit, or None."""
+    into.mkdir(parents=True)
+    git("init", "-q", cwd=into, env=env)
+    found = subprocess.run(["git", "ls-remote", "--exit-code", remote, "refs/heads/gh-pages"], cwd=into, env=env,
+                           capture_output=True, text=True)
+    if found.returncode == 2:
+        return None  # no branch yet
+    if found.returncode != 0:
+        raise RuntimeError(f"git ls-remote: {found.stderr.strip()}")
+    git("fetch", "-q", "--depth", "1", remote, "refs/heads/gh-pages", cwd=into, env=env)
+    git("-c", "core.symlinks=false", "checkout", "-q", "FETCH_HEAD", cwd=into, env=env)
+    shutil.rmtree(into / ".git")
+    return found.stdout.split()[0]
+
+
+def push(tree: Path, remote: str, lease: str | None, env: dict, message: str) -> str:
+    """`tree` as the single, parentless commit of gh-pages; refused if gh-pages moved from `lease`."""
+    work = Path(tempfile.mkdtemp())
+    genv = {**env, "GIT_DIR": str(work / ".git"), "GIT_WORK_TREE": str(tree),
+            "GIT_AUTHOR_NAME": "github-actions[bot]", "GIT_COMMITTER_NAME": "github-actions[bot]",
+            "GIT_AUTHOR_EMAIL": "41898282+github-actions[bot]@users.noreply.github.com",
+            "GIT_COMMITTER_EMAIL": "41898282+github-actions[bot]@users.noreply.github.com"}
+    try:
+        git("init", "-q", str(work), cwd=work, env=env)
+        git("-c", "core.autocrlf=false", "add", "-A", ".", cwd=tree, env=genv)
+        git("commit", "-q", "--no-verify", "-m", message, cwd=tree, env=genv)
+        sha = git("rev-parse", "HEAD", cwd=tree, env=genv)
+        git("push", "-q", f"--force-with-lease=refs/heads/gh-pages:{lease or ''}", remote,
+            "HEAD:refs/heads/gh-pages", cwd=tree, env=genv)
+        return sha
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+# --- GitHub -------------------------------------------------------------------------------------
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None  # artifact downloads redirect to storage: follow them without the token
+
+
+class GitHub:
+    def __init__(self, repo: str, token: str, api: str):
+        self.repo, self.token, self.api = repo, token, api.rstrip("/")
+        self.opener = urllib.request.build_opener(_NoRedirect)
+
+    def request(self, method: str, path: str, body: dict | None = None):
+        req = urllib.request.Request(
+            f"{self.api}/{path}", method=method, data=json.dumps(body).encode() if body is not None else None,
+            headers={"Authorization": f"Bearer {self.token}", "Accept": "application/vnd.github+json",
+                     "X-GitHub-Api-Version": "2022-11-28"})
+        with self.opener.open(req, timeout=60) as r:
+            return json.load(r)
+
+    def get(self, path: str):
+        return self.request("GET", path)
+
+    def pages(self, path: str, key: str | None = None) -> list:
+        out = []
+        for page in range(1, 11):
+            sep = "&" if "?" in path else "?"
+            data = self.get(f"{path}{sep}per_page=100&page={page}")
+            items = data[key] if key else data
+            out += items
+            if len(items) < 100:
+                break
+        return out
+
+    def artifact(self, run_id: int, name: str, dest: Path, limit: int) -> bool:
+        """Download and extract one artifact of a run into `dest`; False if it is gone."""
+        found = [a for a in self.get(f"repos/{self.repo}/actions/runs/{run_id}/artifacts?name={name}")["artifacts"]
+                 if a["name"] == name and not a["expired"]]
+        if not found:
+            return False
+        if found[0]["size_in_bytes"] > limit:
+            raise Unsafe(f"artifact {name} is {found[0]['size_in_bytes'] // MB} MB")
+        req = urllib.request.Request(f"{self.api}/repos/{self.repo}/actions/artifacts/{found[0]['id']}/zip",
+                                     headers={"Authorization": f"Bearer {self.token}"})
+        try:
+            self.opener.open(req, timeout=60)
+            raise RuntimeError("artifact download did not redirect")
+        except urllib.error.HTTPError as err:
+            if err.code not in (301, 302, 303, 307, 308):
+                raise
+            location = err.headers["Location"]
+        with urllib.request.urlopen(location, timeout=300) as r:  # a signed address: no token sent
+            archive = r.read(limit + 1)
+        if len(archive) > limit:
+            raise Unsafe(f"artifact {name} too big")
+        dest.mkdir(parents=True)
+        extract(archive, dest, limit)
+        return True
+
+    def successful_runs(self, **query: str) -> list[dict]:
+        q = "&".join(f"{k}={v}" for k, v in {**query, "status": "success"}.items())
+        runs = self.get(f"repos/{self.repo}/actions/workflows/ci.yml/runs?{q}&per_page=20")["workflow_runs"]
+        return [r for r in runs if r.get("path") == CI_WORKFLOW and r.get("conclusion") == "success"]
+
+    def open_pulls(self) -> list[dict]:
+        return self.pages(f"repos/{self.repo}/pulls?state=open")
+
+    def comment(self, number: int, body: str) -> None:
+        """One comment per pull request, updated: the first line marks it."""
+        marker = "<!-- pr-preview -->"
+        for c in self.pages(f"repos/{self.repo}/issues/{number}/comments"):
+            if c.get("user", {}).get("login") == "github-actions[bot]" and c.get("body", "").startswith(marker):
+                self.request("PATCH", f"repos/{self.repo}/issues/comments/{c['id']}", {"body": f"{marker}\n{body}"})
+                return
+        self.request("POST", f"repos/{self.repo}/issues/{number}/comments", {"body": f"{marker}\n{body}"})
+
+
+def pages_url(owner: str, name: str, configured: str) -> str:
+    base = configured or (f"https://{owner}.github.io/" if name.lower() == f"{owner}.github.io".lower()
+                          else f"https://{owner}.github.io/{name}/")
+    return base.rstrip("/") + "/"
+
+
+def main() -> int:
+    repo, token = os.environ["REPO"], os.environ["GH_TOKEN"]
+    server = os.environ.get("GITHUB_SERVER_URL", "https://github.com")
+    gh = GitHub(repo, token, os.environ.get("GITHUB_API_URL", "https://api.github.com"))
+    owner, name = repo.split("/")
+    base = pages_url(owner, name, os.environ.get("PAGES_BASE_URL", ""))
+    auth = base64.b64encode(f"x-access-token:{token}".encode()).decode()
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_COUNT": "1",
+           "GIT_CONFIG_KEY_0": f"http.{server}/.extraheader", "GIT_CONFIG_VALUE_0": f"AUTHORIZATION: basic {auth}"}
+    remote = f"{server}/{repo}.git"
+    return reconcile(gh, repo, remote, env, base, Path(tempfile.mkdtemp()))
+
+
+def reconcile(gh: GitHub, repo: str, remote: str, env: dict, base: str, work: Path) -> int:
+    """One publishing run: read gh-pages, decide, push, comment. 0 when published."""
+    current = work / "current"
+    lease = fetch_current(remote, current, env)
+    tree = current if lease else None
+    manifest = read_manifest(tree)
+
+    # main: the newest successful push to main, or what is published
+    main_site, main_sha = None, None
+    for run in gh.successful_runs(branch="main", event="push")[:1]:
+        if run["head_repository"]["full_name"] != repo:
+            continue
+        if run["head_sha"] == manifest.get("main") and tree and (tree / "index.html").is_file():
+            break
+        dest = work / "main"
+        try:
+            if gh.artifact(run["id"], "site", dest, 900 * MB):
+                site_cost(dest, 900 * MB, 200_000)
+                main_site, main_sha = dest, run["head_sha"]
+        except Unsafe as err:
+            print(f"::warning::main's site of run {run['id']} not used: {err}")
+    if main_site is None and tree and (tree / "index.html").is_file():
+        main_site, main_sha = work / "kept-main", manifest.get("main")
+        shutil.copytree(tree, main_site, ignore=lambda d, names: {PREVIEWS, ".nojekyll"} if Path(d) == tree else set())
+    if main_site is None:
+        print("::error::no site of main to publish (no successful CI run of main with a site artifact)")
+        return 1
+
+    # previews: every open pull request's newest successful build of its head, or its published one
+    previews, open_numbers = [], set()
+    for pr in gh.open_pulls():
+        number, sha = pr["number"], pr["head"]["sha"]
+        open_numbers.add(number)
+        head_repo = (pr["head"].get("repo") or {}).get("full_name")
+        published = manifest["previews"].get(str(number), {})
+        old = tree / PREVIEWS / f"pr-{number}" if tree else None
+        found = None
+        if published.get("head_sha") != sha and head_repo:
+            for run in gh.successful_runs(event="pull_request", head_sha=sha):
+                if run["head_sha"] != sha or run["head_repository"]["full_name"] != head_repo:
+                    continue
+                dest = work / f"pr-{number}-{run['id']}"
+                try:
+                    if not gh.artifact(run["id"], "preview", dest / "description", MAX_DESCRIPTION):
+                        continue
+                    read_description(dest / "description/preview.json", number, sha)
+                    if not gh.artifact(run["id"], "site", dest / "site", PREVIEW_LIMIT):
+                        continue
+                    found = Preview(number, sha, pr["updated_at"], dest / "site", site_cost(dest / "site"), new=True)
+                    break
+                except Unsafe as err:
+                    print(f"::warning::PR #{number}, run {run['id']}: not published: {err}")
+        if found is None and old is not None and old.is_dir() and published:
+            try:
+                found = Preview(number, published.get("head_sha", ""), pr["updated_at"], old, site_cost(old))
+            except Unsafe as err:
+                print(f"::warning::PR #{number}: published preview dropped: {err}")
+        if found:
+            previews.append(found)
+    for number in manifest["previews"]:  # published, now closed: dropped by choose()
+        n = canonical_number(number)
+        if n and n not in open_numbers and tree and (tree / PREVIEWS / f"pr-{n}").is_dir():
+            previews.append(Preview(n, "", "", tree / PREVIEWS / f"pr-{n}"))
+    choice = choose(previews, open_numbers)
+
+    out = work / "out"
+    assemble(out, main_site, main_sha or "", choice.kept)
+    kept = ", ".join(f"#{p.number}" for p in choice.kept) or "none"
+    sha = push(out, remote, lease, env, f"Pages: main {(main_sha or '?')[:12]}, previews {kept}")
+    print(f"gh-pages is now {sha}: main {main_sha}, previews {kept}")
+    for number, why in sorted(choice.dropped.items()):
+        print(f"dropped the preview of PR #{number}: {why}")
+
+    try:
+        comment(gh, base, choice, manifest)
+    except (urllib.error.URLError, OSError) as err:  # the site is published; a comment is a courtesy
+        print(f"::warning::could not comment on a pull request: {err}")
+    return 0
+
+
+def comment(gh: GitHub, base: str, choice: Choice, manifest: dict) -> None:
+    for p in choice.kept:
+        if p.new:
+            gh.comment(p.number, f"**站点预览**：{base}{PREVIEWS}/pr-{p.number}/\n\n"
+                                 f"由本 PR 的提交 {p.head_sha} 构建（Pages 部署完成后即可打开）。"
+                                 "每次推送都会更新；PR 关闭时预览会被删除。")
+    for number, why in choice.dropped.items():
+        if str(number) in manifest["previews"]:
+            text = "PR 已关闭" if why == "closed" else f"所有预览的总大小或数量超过上限（{why}），最久没有更新的先撤下"
+            gh.comment(number, f"站点预览已删除：{text}。")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
