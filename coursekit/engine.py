@@ -262,8 +262,8 @@ def _innermost(log: str) -> tuple[str, int] | None:
     for m in re.finditer(r'File "([^"]+)", line (\d+)', log):
         name = m.group(1)
         for top in ("/docs/", "/lessons/l", "/tinylm/"):
-            if top in name:
-                return top[1:] + name.split(top, 1)[1], int(m.group(2))
+            if top in "/" + name:
+                return top[1:] + ("/" + name).split(top, 1)[1], int(m.group(2))
     return None
 
 
@@ -444,6 +444,7 @@ class Current:
     root: Path | None = None
     hooks: bool = False  # MkDocs hooks report the problems; otherwise the extension raises them
     pages: dict = field(default_factory=dict)  # path -> problems of the page just converted
+    hook_state: dict = field(default_factory=dict)  # the MkDocs hooks' state, across serve rebuilds
 
 
 current = Current()

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import markdown_exec
-from markdown_exec import ExecutionError, base_format
+from markdown_exec import base_format
 
 from coursekit import engine, guard
 
@@ -46,28 +46,35 @@ def formatter(source, language, css_class, options, md, **kwargs):
         return _listing(state, ours["file"], where, md, options)
 
     def run(code: str, **_) -> str:
+        # A failure is reported once, by the page's problems; the block shows it instead of output
+        # (raising would have markdown-exec log the whole block again, for this and every later block).
         if state.broken:
-            raise ExecutionError("（本页前面的代码出错，这一块没有运行）")
+            return ""
         state.chain = engine.chain(state.chain, code)
         try:
             answer = state.build.execute(state.session, state.path, state.chain, code, where)
         except engine.LessonError as err:
             answer = {"error": {"type": "", "message": str(err), "where": err.where}}
         if "error" in answer:
-            _failed(state, where, answer["error"])
-            raise ExecutionError(answer["error"]["message"])
+            return _failed(state, where, answer["error"])
         return answer["output"]
 
     return base_format(language="python", run=run, code=source, md=md, **options)
 
 
-def _failed(state, where: str, error: dict) -> None:
+def _failed(state, where: str, error: dict) -> str:
     path, _, line = where.rpartition(":")
     inner = error.get("where")
-    at = f"（{inner[0]}:{inner[1]}）" if inner and inner[0] != path else ""
+    at = ""
+    if inner and inner[0] != path:
+        at = f"（{inner[0]}:{inner[1]}）"
+    elif inner and str(inner[1]) != line:
+        at = f"（第 {inner[1]} 行）"
     kind = f"{error['type']}: " if error.get("type") else ""
-    state.problems.append(guard.Problem(path, int(line), f"代码块执行出错{at}：{kind}{error['message']}"))
+    message = f"代码块执行出错{at}：{kind}{error['message']}"
+    state.problems.append(guard.Problem(path, int(line), message))
     state.broken = True
+    return message
 
 
 def sections(spec: str, root: Path) -> list[tuple[str, str, tuple[int, int]]]:
@@ -93,8 +100,8 @@ def _listing(state, spec: str, where: str, md, options):
     try:
         parts = sections(spec, state.root)
     except (OSError, FileNotFoundError) as err:
-        _failed(state, where, {"type": "", "message": str(err)})
-        return base_format(language="python", run=_raise(str(err)), code="", md=md, **options)
+        message = _failed(state, where, {"type": "", "message": str(err)})
+        return base_format(language="python", run=lambda code, **_: message, code="", md=md, **options)
     try:
         run = None if state.broken else state.build.run(state.session)
     except engine.LessonError:
@@ -117,10 +124,3 @@ def _plain_listing(spec: str, md, options, state):
     shown = "\n\n".join(code for _, code, _ in sections(spec, root))
     options["source"], options["result"] = options.get("source") or "above", ""
     return base_format(language="python", run=lambda code, **_: "", code=shown, md=md, **options)
-
-
-def _raise(message: str):
-    def run(code, **_):
-        raise ExecutionError(message)
-
-    return run

@@ -25,13 +25,16 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
-from coursekit import engine, footer, notebook, report, speed  # noqa: E402
+from coursekit import engine, footer, incremental, notebook, report, speed  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
 LESSONS = "lessons/"
 CACHE = ROOT / ".cache/coursekit"
 
-_state = {"serving": False, "notebook_errors": []}
+# Kept across rebuilds: `mkdocs serve` executes this file anew for each build, coursekit.engine stays.
+_state = engine.current.hook_state
+for _key, _default in {"serving": False, "notebook_errors": [], "incremental": None, "run_keys": {}}.items():
+    _state.setdefault(_key, _default)
 
 
 def on_startup(command: str, dirty: bool) -> None:
@@ -43,6 +46,8 @@ def on_startup(command: str, dirty: bool) -> None:
 def on_config(config):
     engine.current.root = ROOT
     engine.current.hooks = True
+    if _state["serving"]:
+        incremental.merge_search_index(config)
     engine.Worker.warm_up(ROOT)  # the fork server imports torch while MkDocs loads everything else
     return config
 
@@ -52,6 +57,8 @@ def on_pre_build(config) -> None:
         engine.current.build.close()
     build = engine.current.build = engine.Build(ROOT, CACHE)
     build.prefetch()
+    if _state["serving"] and not (_state["incremental"] and _state["incremental"].dirty):
+        incremental.forget_search_index(config)
     _state["build"] = footer.build_info(ROOT)
 
 
@@ -76,7 +83,16 @@ def on_files(files, config):
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
         files.append(File(uri, str(pages), config["site_dir"], config["use_directory_urls"]))
+    _state["run_keys"] = {s: build.run(s).key for s in build.lessons}
+    if _state["incremental"] is not None and _state["incremental"].dirty:
+        _state["incremental"].mark_stale(files, _state["run_keys"])
     return files
+
+
+def on_serve(server, config, builder):
+    """From the second build on, rebuild only what changed (coursekit/incremental.py)."""
+    _state["incremental"] = server.builder = incremental.Builder(builder, config, ROOT, _state["run_keys"])
+    return server
 
 
 def on_env(env, config, files):

@@ -42,6 +42,7 @@ def zygote(root: str, fd: int) -> None:
     os.chdir(root)
     import numpy  # noqa: F401 - imported once here, shared by every worker
     import torch
+    import torch._dynamo  # noqa: F401 - torch.optim imports it on first use: 1–3 s per worker otherwise
 
     torch.set_num_threads(1)
     logs: dict[int, str] = {}

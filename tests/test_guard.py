@@ -103,6 +103,7 @@ HARMLESS = {
     "link targets": "[第 10 讲](../10-attention.md#0.5)",
     "a bare integer in prose": "输出宽度就仍然是 2，可读位置从三个增加到十个。",
     "an example marked as such": "比如等上 0.5 秒{示意}，或 [1, 2]{示意}。",
+    "the snippet marker written out": '标题里也可以写 --8<-- "x.md" 这样的字样。',
 }
 
 

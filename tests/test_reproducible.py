@@ -28,8 +28,8 @@ def pins(path: Path) -> dict[str, str]:
     out = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         line = line.strip()
-        if not line or line.startswith("#") or line == "-c constraints.txt":
-            continue
+        if not line or line.startswith("#") or line in ("-c constraints.txt", "-e ."):
+            continue  # the lock itself, and this repository (an editable install, no version to pin)
         m = re.fullmatch(r"([A-Za-z0-9_.\-]+)==([\w.+]+)", line)
         assert m, f"{path.name}: not an exact pin: {line}"
         out[canonical(m.group(1))] = m.group(2)

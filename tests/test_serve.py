@@ -1,21 +1,25 @@
-"""`mkdocs serve` while an author writes: edits show up, and drift is shown on the page, not hidden."""
+"""`mkdocs serve` while an author writes: edits show up, problems show on the page, nothing a lesson's
+code does takes the server down or outlives the fix."""
+
+import time
 
 import pytest
 
-from tests.browser import MkdocsServe
-from tests.conftest import LESSON
-from tests.conftest import edit
+from coursekit.harness import MkdocsServe
+from tests.conftest import LESSON, edit
+
+NOTEBOOK = "lessons/10-notebook/"
 
 
 @pytest.fixture
 def serve(repo_copy):
     server = MkdocsServe(repo_copy)
+    server.wait_for("注意力")
     yield server
     server.stop()
 
 
 def test_serve_prints_the_drift_and_marks_it_on_the_served_page(repo_copy, serve):
-    serve.wait_for("注意力")
     line = edit(repo_copy, LESSON, "分母是它们的和 5.0562", "分母是它们的和 5.0526")
     html = serve.wait_for("drift-report")
     message = f"{LESSON}:{line}: 数字漂移：正文写 5.0526，代码现算 5.05623"
@@ -27,10 +31,67 @@ def test_serve_prints_the_drift_and_marks_it_on_the_served_page(repo_copy, serve
     assert "drift-report" not in serve.page()
 
 
-def test_serve_shows_an_edit_to_tinylm_in_the_page_built_from_it(repo_copy, serve):
-    serve.wait_for("注意力")
-    edit(repo_copy, "tinylm/attention.py", "# 行选查询位置", "# 每一行对应一个查询位置，行选查询位置")
-    serve.wait_for("每一行对应一个查询位置")
+def test_serve_shows_an_experiment_edit_in_the_page_and_the_notebook(repo_copy, serve):
+    edit(repo_copy, "lessons/l10/projections.py", "# 这是单独的构造实验", "# 改过的注释：这是单独的构造实验")
+    serve.wait_for("改过的注释")
+    serve.wait_for("改过的注释", path=NOTEBOOK)
     edit(repo_copy, "lessons/l10/attention_2d.py", "wv = torch.tensor([[1., 0.], [0., 2.]]", "wv = torch.tensor([[1., 0.], [0., 3.]]")
     html = serve.wait_for("drift-report")
     assert "代码现算 1.79" in html  # the page ran the edited lesson code, not a stale import
+
+
+BLOCK = "\n```python exec=\"1\"\n{code}\n```\n"
+
+
+def add_block(repo, code: str) -> None:
+    edit(repo, LESSON, "## 比例能不能由当前输入自己算？", BLOCK.format(code=code) + "\n## 比例能不能由当前输入自己算？")
+
+
+def remove_block(repo, code: str) -> None:
+    edit(repo, LESSON, BLOCK.format(code=code) + "\n", "")
+
+
+@pytest.mark.parametrize("code, message", [
+    ("import sys\nsys.exit(0)", "代码调用了 sys.exit(0)"),
+    ("raise KeyboardInterrupt", "KeyboardInterrupt"),
+    ("import os\nos._exit(3)", "意外退出（退出码 3）"),
+    ("print('x' * 10_000_000)", "打印超过 100000 个字符的上限"),
+    ("open('docs/from-a-block.md', 'w').write('# x')", "不能写入受监视的源文件夹"),
+])
+def test_serve_survives_a_block_that_would_take_it_down_and_recovers_when_it_is_removed(repo_copy, serve, code, message):
+    add_block(repo_copy, code)
+    html = serve.wait_for("drift-report")
+    assert message in html and message in serve.log
+    assert f"{LESSON}:" in html
+    remove_block(repo_copy, code)
+    serve.wait_for("比例能不能由当前输入自己算")
+    deadline = time.monotonic() + 30
+    while "drift-report" in serve.page() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "drift-report" not in serve.page() and serve.proc.poll() is None
+    assert not (repo_copy / "docs/from-a-block.md").exists()
+
+
+def test_serve_stops_an_endless_loop_at_the_time_limit(repo_copy, serve):
+    edit(repo_copy, "lessons/l10/__init__.py", "EXPERIMENTS = [", "TIME_LIMIT = 3\n\nEXPERIMENTS = [")
+    start = time.monotonic()
+    add_block(repo_copy, "while True:\n    pass")
+    html = serve.wait_for("drift-report", seconds=60)
+    assert "超过时间上限 3 秒" in html and time.monotonic() - start < 30
+    remove_block(repo_copy, "while True:\n    pass")
+    serve.wait_for("比例能不能由当前输入自己算")
+    deadline = time.monotonic() + 30
+    while "drift-report" in serve.page() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "drift-report" not in serve.page()
+
+
+def test_a_torch_patch_in_a_block_is_gone_once_the_block_is_removed(repo_copy, serve):
+    patch = "import torch\ntorch.softmax = lambda s, dim: s * 0"
+    probe = "import torch\nprint('probe', torch.softmax(torch.zeros(2), dim=0))"
+    add_block(repo_copy, patch)
+    add_block(repo_copy, probe)  # lands below the patch
+    serve.wait_for("probe tensor([0., 0.])")
+    remove_block(repo_copy, patch)
+    html = serve.wait_for("probe tensor([0.5000, 0.5000])")
+    assert "drift-report" not in html

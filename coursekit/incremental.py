@@ -1,0 +1,103 @@
+"""`mkdocs serve` rebuilds only the pages whose inputs changed.
+
+MkDocs rebuilds and re-renders every page on each save, so at 30 lessons a one-word edit waits for
+60 pages of templates and search indexing. Under serve this module swaps in a builder that, unless
+the site's structure changed (mkdocs.yml, templates, build tooling, the set of pages), runs MkDocs'
+own dirty build: a page is rebuilt when its source is newer than its output, and also when what it
+shows changed behind it: its lesson's run, or a file it includes (`--8<--`, `file=`). Material's
+search plugin merges the rebuilt page into the previous index (its own `--dirty` support).
+
+Private APIs, pinned with MkDocs 1.6.1 and Material 9.8.1, tested by the serve tests:
+`LiveReloadServer.builder` is replaced (the `on_serve` event hands over the server, not a way to
+choose dirty builds), and the search plugin's `search_index_prev` is cleared before a full build
+(with dirty merging on, it would otherwise merge a full index into the previous one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from pathlib import Path
+
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+REFERENCE = re.compile(r'--8<--\s*"([^"]+)"|\bfile="([^"]+)"')
+STRUCTURE = ("mkdocs.yml", "overrides", "coursekit", "templates")
+
+
+class _QuietDirtyWarning(logging.Filter):
+    """The dirty build's warning about stale navigation: the structure check above rules that out."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "'dirty' build is being performed" not in record.getMessage()
+
+
+class Builder:
+    def __init__(self, full_builder, config, root: Path, run_keys: dict[str, str]) -> None:
+        self.full_builder = full_builder
+        self.config_file, self.site_dir, self.serve_url = config.config_file_path, config.site_dir, config.site_url
+        self.root = root
+        self.structure = self._structure()
+        self.dirty = False  # whether the build under way is a dirty one
+        # page -> fingerprint of what it showed when last built (the first, full build: now)
+        self.shown = {p.relative_to(root / "docs").as_posix(): self.fingerprint(p, run_keys)
+                      for p in (root / "docs").rglob("*.md")}
+        logging.getLogger("mkdocs.commands.build").addFilter(_QuietDirtyWarning())
+
+    def __call__(self, config=None) -> None:
+        structure = self._structure()
+        self.dirty = structure == self.structure
+        if not self.dirty:
+            self.structure = structure
+            return self.full_builder(config)
+        config = load_config(config_file=self.config_file, site_dir=self.site_dir)
+        config.site_url = self.serve_url
+        build(config, serve_url=self.serve_url, dirty=True)
+
+    def _structure(self) -> str:
+        h = hashlib.sha256()
+        for name in STRUCTURE:
+            path = self.root / name
+            for file in sorted([path] if path.is_file() else path.rglob("*") if path.is_dir() else []):
+                if file.is_file() and "__pycache__" not in file.parts:
+                    h.update(f"{file.relative_to(self.root)} {file.stat().st_mtime_ns}\n".encode())
+        for file in sorted((self.root / "docs").rglob("*")):
+            h.update(f"{file.relative_to(self.root)}\n".encode())  # pages added or removed
+        return h.hexdigest()
+
+    def fingerprint(self, page: Path, run_keys: dict[str, str]) -> str:
+        """What a page shows besides its own text: its lesson's run and the files it includes."""
+        text = page.read_text(encoding="utf-8")
+        m = re.match(r"(\d+)-", page.name)
+        h = hashlib.sha256(run_keys.get(f"l{m.group(1)}", "").encode() if m else b"")
+        for m in REFERENCE.finditer(text):
+            for ref in (m.group(1) or m.group(2)).split():
+                path = self.root / ref.split(":")[0]
+                h.update(path.read_bytes() if path.is_file() else b"-")
+        return h.hexdigest()
+
+    def mark_stale(self, files, run_keys: dict[str, str]) -> None:
+        """Make MkDocs' dirty build rebuild a page whose inputs changed though its source did not."""
+        for file in files.documentation_pages():
+            if not file.src_uri.endswith(".md") or not file.abs_src_path:
+                continue
+            key = self.fingerprint(Path(file.abs_src_path), run_keys)
+            if self.shown.get(file.src_uri) != key:
+                file.content_string = file.content_string  # MkDocs rebuilds a file whose content is set
+            self.shown[file.src_uri] = key
+
+
+def forget_search_index(config) -> None:
+    """Before a full build, the search plugin must not merge with the previous build's index."""
+    search = config.plugins.get("material/search")
+    if search is not None:
+        search.search_index_prev = None
+
+
+def merge_search_index(config) -> None:
+    """Turn on the search plugin's own merging of a dirty build into the previous index."""
+    search = config.plugins.get("material/search")
+    if search is not None:
+        search.on_startup(command="serve", dirty=True)
