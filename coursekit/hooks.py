@@ -29,7 +29,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
-from coursekit import drift, exec_errors, footer, notebook, speed  # noqa: E402
+from coursekit import drift, exec_errors, footer, notebook, notebook_page, speed  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
 LESSONS = "lessons/"  # Markdown pages under docs/lessons/ are checked
@@ -125,7 +125,7 @@ def on_page_content(html: str, page, config, files) -> str:
     bindings, errors = drift.take_recorded(), _failed_blocks.take()
     html = html.replace("<p></p>", "")  # left where a hidden block printed nothing
     if path.endswith(".ipynb"):
-        return notebook.tidy_page(html, Path(path).name)  # include_source puts the .ipynb beside it
+        return notebook_page.render(page, config, files)  # include_source puts the .ipynb beside it
     lesson = path.startswith(LESSONS) and path.endswith(".md")
     if not lesson and not errors:
         return html

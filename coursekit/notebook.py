@@ -135,16 +135,3 @@ def executed(nb: nbformat.NotebookNode, root: Path, cache: Path, label: str) -> 
     nbformat.write(nb, path)
     return nb, False
 
-
-# What nbconvert's page template would fetch from CDNs (MathJax, mermaid): the notebooks use neither.
-_CDN = [
-    re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S),
-    re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid.*?</script>', re.S),
-]
-
-
-def tidy_page(page_html: str, name: str) -> str:
-    """A rendered notebook page without CDN loaders, with a download link to `name` beside it."""
-    for pattern in _CDN:
-        page_html = pattern.sub("", page_html)
-    return f'<p class="tl-download"><a class="md-button" href="{name}" download>下载笔记本（{name}）</a></p>' + page_html
