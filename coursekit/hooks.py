@@ -29,7 +29,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
-from coursekit import drift, exec_errors, footer, notebook, notebook_page, speed  # noqa: E402
+from coursekit import drift, exec_errors, footer, notebook, notebook_page, search_index, speed  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
 LESSONS = "lessons/"  # Markdown pages under docs/lessons/ are checked
@@ -146,6 +146,7 @@ def on_page_content(html: str, page, config, files) -> str:
 
 
 def on_post_build(config) -> None:
+    search_index.compact(config["site_dir"])  # after the search plugin wrote it (hooks run after plugins)
     log.info(f"代码执行：页面代码块 {_state['exec_seconds']:.2f} s，笔记本 {_state['notebook_seconds']:.2f} s")
     if _state["notebook_errors"] and not _state["serving"]:
         raise PluginError(f"{len(_state['notebook_errors'])} 个笔记本执行出错（见上），构建中止")
