@@ -15,7 +15,7 @@ from tests.test_lesson_l10 import run_lesson
 def test_the_notebook_page_shows_every_experiment_with_its_live_output(built_site):
     html = (built_site / "lessons/10-notebook/index.html").read_text(encoding="utf-8")
     soup = BeautifulSoup(html, "html.parser")
-    outputs = [o.get_text() for o in soup.select(".jp-OutputArea-output pre")]
+    outputs = [o.get_text() for o in soup.select("article .language-output pre")]
     stdout = run_lesson(ROOT).stdout
     assert len(outputs) == 4 and all(o.strip() and o.strip() in stdout for o in outputs), outputs
     titles = [h.get_text().strip("¶ ") for h in soup.select("article h2")]

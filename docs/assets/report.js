@@ -58,7 +58,8 @@
     var id = decodeURIComponent(location.hash.slice(1)), target = id && document.getElementById(id);
     if (target && /^H[23]$/.test(target.tagName)) { lastRead = name(target); fill(lastRead); }
   }
-  function reset() { lastRead = null; jumped(); settle(); }
+  /* 页面加载时不量任何位置（量位置会逼浏览器提前排版）：读者一滚动才开始记。 */
+  function reset() { lastRead = null; jumped(); }
 
   window.addEventListener("scroll", settle, { passive: true });
   window.addEventListener("hashchange", jumped);
