@@ -25,7 +25,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
-from coursekit import engine, footer, incremental, notebook, report, speed  # noqa: E402
+from coursekit import engine, footer, incremental, notebook, notebook_page, report, search_index, speed  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
 LESSONS = "lessons/"
@@ -106,7 +106,7 @@ def on_page_content(html: str, page, config, files) -> str:
     problems = engine.current.pages.pop(shown, [])
     html = html.replace("<p></p>", "")  # left where a hidden block printed nothing
     if path.endswith(".ipynb"):
-        return notebook.tidy_page(html, Path(path).name)
+        return notebook_page.render(page, config, files)
     if path.startswith(LESSONS):
         html += footer.html(_state["build"], page, config["extra"].get("repository", ""))
     if not problems:
@@ -119,6 +119,7 @@ def on_page_content(html: str, page, config, files) -> str:
 
 
 def on_post_build(config) -> None:
+    search_index.compact(config["site_dir"])  # after the search plugin wrote it (hooks run after plugins)
     build = engine.current.build
     if build is not None:
         ran = sum(1 for f in build._runs.values() if f.done() and f.result().executed)

@@ -36,6 +36,7 @@ def cell_code(text: str) -> tuple[str, str]:
     markdown cell above, and the page's section markers are left out (they are comments)."""
     tree = ast.parse(text)
     doc = ast.get_docstring(tree) or ""
+    doc = doc.split("：", 1)[-1] if re.match(r"\w+：", doc) else doc  # "attention_2d：…" names the file again
     lines = text.split("\n")
     if doc:
         lines = lines[tree.body[0].end_lineno :]
@@ -49,7 +50,7 @@ def build(run: Run, root) -> nbformat.NotebookNode:
     nb.metadata["language_info"] = {"name": "python"}
     add = nb.cells.append
     add(nbformat.v4.new_markdown_cell(
-        f"# 第 {int(lesson.number)} 讲 · 笔记本\n\n{lesson.title}\n\n"
+        f"# {lesson.title}：笔记本\n\n"
         f"本讲的配套代码，与 `python -m {lesson.package}` 运行的是同一批文件；输出来自构建网站时的同一次运行。"))
     add(nbformat.v4.new_code_cell(SETUP, execution_count=1))
     for count, result in enumerate(run.files, start=2):
@@ -61,17 +62,3 @@ def build(run: Run, root) -> nbformat.NotebookNode:
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i}"
     return nb
-
-
-# What nbconvert's page template would fetch from CDNs (MathJax, mermaid): the notebooks use neither.
-_CDN = [
-    re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S),
-    re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid.*?</script>', re.S),
-]
-
-
-def tidy_page(page_html: str, name: str) -> str:
-    """A rendered notebook page without CDN loaders, with a download link to `name` beside it."""
-    for pattern in _CDN:
-        page_html = pattern.sub("", page_html)
-    return f'<p class="tl-download"><a class="md-button" href="{name}" download>下载笔记本（{name}）</a></p>' + page_html

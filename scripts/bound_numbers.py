@@ -1,27 +1,55 @@
-"""Print every number the drift guard binds on each lesson page: line, written text, live value.
+"""Every number bound on each lesson page, with its live value; `--fix` rewrites the drifted ones.
 
-    python scripts/bound_numbers.py
+    python scripts/bound_numbers.py          # list: file:line, written, live value, expression
+    python scripts/bound_numbers.py --fix    # rewrite drifted numbers at their written precision
+
+With --fix a number written `0.5` whose live value is 0.4011 becomes `0.4`; `5.0526` with live
+value 5.05623 becomes `5.0562`. It prints each change and exits non-zero if a drifted number could
+not be rewritten (a fraction, say), so the build would still fail.
 """
 
+from __future__ import annotations
+
+import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit import capture, drift, numbers  # noqa: E402
+from coursekit import engine, guard, numbers, pages  # noqa: E402
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as site:
-        pages = capture.build_and_capture(ROOT / "mkdocs.yml", Path(site))
-    for path, (page, bindings) in sorted(pages.items()):
-        bound = drift.bound_numbers(page, bindings)
-        print(f"docs/{path}: {len(bound)} bound numbers from {len(bindings)} bindings")
-        for n in bound:
-            print(f"  line {n.line:>4}  {n.written:>8}  live {numbers.show(n.live)}")
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--fix", action="store_true", help="rewrite drifted numbers in the Markdown")
+    args = parser.parse_args()
+    build = engine.Build(ROOT)
+    left = 0
+    try:
+        for path in pages.lesson_pages(ROOT):
+            found, bound, offset = pages.check(build, ROOT, path)
+            rel = path.relative_to(ROOT).as_posix()
+            if not args.fix:
+                annotations = sum(1 for a in found.annotations if a.expr)
+                print(f"{rel}: {len(bound)} bound numbers from {annotations} annotations")
+                for b in bound:
+                    mark = "" if b.agrees else "  ← 漂移"
+                    print(f"  {rel}:{b.line}  {b.written:>8}  live {numbers.show(b.live):<10} {b.expr}{mark}")
+                continue
+            text = path.read_text(encoding="utf-8")
+            body, changes = guard.fix(text[offset:], bound)
+            for b, new in changes:
+                print(f"{rel}:{b.line}: {b.written} → {new}（表达式 {b.expr}，现算 {numbers.show(b.live)}）")
+            if changes:
+                path.write_text(text[:offset] + body, encoding="utf-8")
+            left += sum(1 for b in bound if not b.agrees) - len(changes)
+    finally:
+        build.close()
+    if args.fix and left:
+        print(f"还有 {left} 个漂移的数无法按原精度改写（如分数），请手工修改。", file=sys.stderr)
+    return 1 if left else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -4,6 +4,7 @@ subprocess, and Debian's Chromium via Playwright."""
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import os
 import socket
@@ -25,10 +26,33 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Gzip(_Quiet):
+    """Text files gzip-compressed when the browser accepts it, as static hosts (GitHub Pages) serve them."""
+
+    TEXT = (".html", ".css", ".js", ".json", ".xml", ".svg", ".txt", ".map")
+
+    def do_GET(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            if not self.path.split("?", 1)[0].endswith("/"):
+                return super().do_GET()  # its redirect to the address with a slash
+            path = path / "index.html"
+        if path.suffix not in self.TEXT or not path.is_file() or "gzip" not in self.headers.get("Accept-Encoding", ""):
+            return super().do_GET()
+        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        self.wfile.write(body)
+
+
 @contextmanager
-def serve(directory: Path, port: int = 0):
-    """The folder on http://127.0.0.1:<port>/ (a free port by default)."""
-    handler = functools.partial(_Quiet, directory=str(directory))
+def serve(directory: Path, port: int = 0, compress: bool = False):
+    """The folder on http://127.0.0.1:<port>/ (a free port by default); `compress` gzips text files."""
+    handler = functools.partial(_Gzip if compress else _Quiet, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -32,3 +32,27 @@ def test_lesson_renders_without_horizontal_overflow_and_loads_only_local_files(b
     assert any(u.endswith("attention-demo.css") for u in requested)
     assert all(u.startswith(base_url) or u.startswith("data:") for u in requested), requested
     page.close()
+
+
+READER_PAGES = {"home": "", "notebook": "lessons/10-notebook/", "setup": "setup/", "authoring": "authoring/",
+                "code": "code/l10-run/", "404": "404.html"}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", READER_PAGES)
+def test_every_page_fits_the_width_and_loads_only_local_files(browser, base_url, name, width, scheme):
+    """The other pages a reader opens, at a phone's and a laptop's width, in both palettes."""
+    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    requested, failed = [], []
+    page.on("request", lambda r: requested.append(r.url))
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+    page.goto(f"{base_url}/{READER_PAGES[name]}", wait_until="networkidle")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{width}-{scheme}.png"), full_page=True)
+    assert failed == []
+    assert all(u.startswith(base_url) or u.startswith("data:") for u in requested), requested
+    assert not any(u.endswith("attention-demo.js") for u in requested)  # no widget here, no demo script
+    page.close()

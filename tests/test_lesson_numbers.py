@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
 
-from coursekit import engine, guard, scan
+from coursekit import engine, guard, pages
 from tests.conftest import ROOT, SEED
 
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs/lessons").glob("[0-9]*.md"))
@@ -21,13 +23,8 @@ def build():
 
 
 def checked(build, path: str, text: str) -> tuple[guard.Scan, list[guard.Bound]]:
-    session = "l" + path.split("/")[-1].split("-")[0]
-    _, fm_lines = scan.front_matter(text)
-    body = text.split("\n", fm_lines)[-1] if fm_lines else text
-    found = guard.scan_page(path, body, fm_lines + 1)
-    exprs = sorted({a.expr for a in found.annotations if a.expr})
-    values = dict(zip(exprs, build.evaluate(session, exprs)))
-    return found, guard.bind(found, values)
+    found, bound, _ = pages.check(build, ROOT, ROOT / path, text)
+    return found, bound
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -45,9 +42,7 @@ def changed(token: str) -> str:
 @pytest.mark.parametrize("path", PAGES)
 def test_changing_any_bound_number_fails_naming_its_line_and_value(build, path):
     text = (ROOT / path).read_text(encoding="utf-8")
-    _, fm_lines = scan.front_matter(text)
-    offset = len("\n".join(text.split("\n")[:fm_lines])) + 1 if fm_lines else 0
-    _, bound = checked(build, path, text)
+    _, bound, offset = pages.check(build, ROOT, ROOT / path, text)
     for b in bound:
         wrong = changed(b.written)
         at = offset + b.start
@@ -61,3 +56,17 @@ def test_the_lesson_writes_each_of_the_seeds_decimals_no_more_often_than_the_see
     ours = Counter(decimals.findall((ROOT / "docs/lessons/10-attention.md").read_text(encoding="utf-8")))
     seed = Counter(decimals.findall(SEED.read_text(encoding="utf-8")))
     assert seed and {d: n for d, n in ours.items() if d in seed and n > seed[d]} == {}
+
+
+def test_bound_numbers_fix_restores_a_drifted_copy_so_that_the_strict_build_passes(repo_copy, tmp_path):
+    from tests.conftest import LESSON, edit, mkdocs_build
+
+    edit(repo_copy, LESSON, "分母是它们的和 5.0562", "分母是它们的和 5.0526")
+    edit(repo_copy, LESSON, "a₀=[0.4011，0.1978，", "a₀=[0.5，0.1978，")
+    assert mkdocs_build(repo_copy, tmp_path / "broken").returncode != 0
+    fixed = subprocess.run([sys.executable, "scripts/bound_numbers.py", "--fix"], cwd=repo_copy,
+                           capture_output=True, text=True)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "5.0526 → 5.0562" in fixed.stdout and "0.5 → 0.4" in fixed.stdout
+    result = mkdocs_build(repo_copy, tmp_path / "site")
+    assert result.returncode == 0, result.stderr

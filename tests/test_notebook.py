@@ -20,7 +20,7 @@ def notebook(built_site):
 
 def test_the_notebook_page_shows_every_experiment_with_the_commands_output(built_site):
     soup = BeautifulSoup((built_site / "lessons/10-notebook/index.html").read_text(encoding="utf-8"), "html.parser")
-    outputs = [o.get_text() for o in soup.select(".jp-OutputArea-output pre")]
+    outputs = [o.get_text() for o in soup.select("article .language-output pre")]
     stdout = run_lesson(ROOT).stdout
     assert len(outputs) == len(LESSONS["l10"].experiments)
     assert all(o.strip() and o.strip() in stdout for o in outputs), outputs

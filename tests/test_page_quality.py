@@ -55,3 +55,17 @@ def test_demo_screenshots_fit_the_width(browser, base_url, width, scheme):
     page.wait_for_timeout(200)  # the stylesheet arrives with the first widget
     page.locator(".tl-exercise").screenshot(path=str(ARTIFACTS / f"exercise-{width}-{scheme}.png"))
     page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["lessons/10-notebook/", "404.html", "code/l10-run/"])
+def test_notebook_404_and_source_pages_have_no_serious_accessibility_violations(browser, base_url, path, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = browser.new_page(color_scheme=scheme)
+    page.goto(f"{base_url}/{path}")
+    results = Axe().run(page)
+    bad = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert bad == [], results.generate_report()
+    page.close()

@@ -2,9 +2,13 @@
    演示只负责排版，改数练习在浏览器里重做同样的算术（测试把它与 tinylm 的结果逐项核对）。 */
 (function () {
   "use strict";
+  /* 即时导航每次换到有演示的页面都会再执行本脚本一次；第一次订阅的 document$ 已经会为每一页初始化。 */
+  if (window.__tlAttentionDemo) return;
+  window.__tlAttentionDemo = true;
   var SUB = "₀₁₂₃₄₅₆₇₈₉";
   var STAGES = ["点积", "缩放 ÷√d", "Softmax", "汇总"];
   /* 样式表与本脚本同名同目录；等页面上真有演示时再加载，不阻塞首屏渲染。 */
+  var exercises = 0;
   var CSS = document.currentScript && document.currentScript.src.replace(/\.js(\?.*)?$/, ".css");
 
   function sub(i) { return String(i).replace(/\d/g, function (c) { return SUB[c]; }); }
@@ -12,6 +16,8 @@
     var r = Math.round(x * 1e4) / 1e4;
     return r === Math.round(r) ? String(Math.round(r)) : r.toFixed(4);
   }
+  /* 算式里的“≈”只给真的舍入了的数：exp(0) 正好是 1，写“=”。 */
+  function eq(x) { return fmt(x) === String(x) ? " = " : " ≈ "; }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -65,17 +71,17 @@
     data.k.forEach(function (k, j) {
       var who = "q" + sub(i) + "·k" + sub(j);
       if (stage === 0) lines.push(who + " = " + q.map(function (x, c) { return fmt(x) + "×" + fmt(k[c]); }).join(" + ") + " = " + fmt(data.dots[i][j]));
-      if (stage === 1) lines.push(who + " ÷ √" + data.d + " = " + fmt(data.dots[i][j]) + " ÷ " + fmt(Math.sqrt(data.d)) + " ≈ " + fmt(data.scores[i][j]));
-      if (stage === 2) lines.push("exp(" + fmt(data.scores[i][j]) + ") ≈ " + fmt(data.exps[i][j]));
+      if (stage === 1) lines.push(who + " ÷ √" + data.d + " = " + fmt(data.dots[i][j]) + " ÷ " + fmt(Math.sqrt(data.d)) + eq(data.scores[i][j]) + fmt(data.scores[i][j]));
+      if (stage === 2) lines.push("exp(" + fmt(data.scores[i][j]) + ")" + eq(data.exps[i][j]) + fmt(data.exps[i][j]));
     });
     if (stage === 2) {
-      lines.push("分母 = " + data.exps[i].map(fmt).join(" + ") + " ≈ " + fmt(data.sums[i]));
+      lines.push("分母 = " + data.exps[i].map(fmt).join(" + ") + eq(data.sums[i]) + fmt(data.sums[i]));
       data.exps[i].forEach(function (e, j) {
-        lines.push("a" + sub(i) + sub(j) + " = " + fmt(e) + " / " + fmt(data.sums[i]) + " ≈ " + fmt(data.weights[i][j]));
+        lines.push("a" + sub(i) + sub(j) + " = " + fmt(e) + " / " + fmt(data.sums[i]) + eq(data.weights[i][j]) + fmt(data.weights[i][j]));
       });
     }
     if (stage === 3) data.v[0].forEach(function (_, c) {
-      lines.push("第 " + c + " 坐标：" + data.weights[i].map(function (w, r) { return fmt(w) + "×" + fmt(data.v[r][c]); }).join(" + ") + " ≈ " + fmt(data.output[i][c]));
+      lines.push("第 " + c + " 坐标：" + data.weights[i].map(function (w, r) { return fmt(w) + "×" + fmt(data.v[r][c]); }).join(" + ") + eq(data.output[i][c]) + fmt(data.output[i][c]));
     });
     return lines;
   }
@@ -147,6 +153,10 @@
     var base = attention(data.q, data.k, data.v);
     root.textContent = "";
     var form = el("div", "tl-ex-inputs"), out = el("div", "tl-demo-view");
+    var hint = el("p", "tl-ex-hint");
+    hint.id = "tl-ex-hint-" + (++exercises);
+    hint.setAttribute("role", "status");
+    hint.hidden = true;
     var fields = [["q₀", 0, "q"], ["V 第三行", 2, "v"]].map(function (spec) {
       var group = el("fieldset", "tl-ex-field");
       group.appendChild(el("legend", "", spec[0]));
@@ -157,6 +167,7 @@
         input.value = data[spec[2]][spec[1]][c];
         input.name = spec[2] + spec[1] + c;
         input.setAttribute("aria-label", spec[0] + " 第 " + c + " 坐标");
+        input.setAttribute("aria-describedby", hint.id);
         input.addEventListener("input", update);
         group.appendChild(input);
         form.appendChild(group);
@@ -168,12 +179,35 @@
       update();
     }));
     root.appendChild(form);
+    root.appendChild(hint);
     root.appendChild(out);
+
+    /* 空着的或不是数的格子不当 0 算：标出来、说明原因，这一轮什么也不算。 */
+    function value(input) {
+      var text = input.value.trim(), x = Number(text);
+      var ok = text !== "" && !input.validity.badInput && isFinite(x);
+      if (ok) input.removeAttribute("aria-invalid"); else input.setAttribute("aria-invalid", "true");
+      return ok ? x : null;
+    }
 
     function update() {
       var q = data.q.map(function (r) { return r.slice(); }), v = data.v.map(function (r) { return r.slice(); });
-      fields[0].forEach(function (input, c) { q[0][c] = parseFloat(input.value) || 0; });
-      fields[1].forEach(function (input, c) { v[2][c] = parseFloat(input.value) || 0; });
+      var bad = [];
+      fields.forEach(function (pair, f) {
+        pair.forEach(function (input, c) {
+          var x = value(input);
+          if (x === null) bad.push(input.getAttribute("aria-label"));
+          else if (f === 0) q[0][c] = x; else v[2][c] = x;
+        });
+      });
+      if (bad.length) {
+        hint.textContent = "请填数字：" + bad.map(function (n) { return "「" + n + "」"; }).join("") + "是空的或不是数。改好之前，这里不显示结果。";
+        hint.hidden = false;
+        out.textContent = "";
+        return;
+      }
+      hint.hidden = true;
+      hint.textContent = "";
       var r = attention(q, data.k, v);
       var change = r.output.map(function (row, i) { return row.map(function (x, c) { return x - base.output[i][c]; }); });
       out.textContent = "";

@@ -1,0 +1,294 @@
+"""What a reader meets: Chinese chrome, notebook pages that work, Chinese text without stray spaces,
+widgets that say when an entry is not a number, a report link that names the right section, search
+that puts the lesson first, and a search index that grows little with each lesson."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import pytest
+import yaml
+
+from tests.conftest import ROOT
+
+PAGES = {
+    "home": "", "lesson": "lessons/10-attention/", "notebook": "lessons/10-notebook/", "setup": "setup/",
+    "authoring": "authoring/", "code": "code/attention/", "404": "404.html",
+}
+# Material's English interface strings and Jupyter's prompts; none may show on a Chinese page.
+ENGLISH_CHROME = ["Made with", "Permanent link", "Not found", "404 - ", "Copy to clipboard", "Skip to content",
+                  "Back to top", "Previous", "Next", "Search", "Table of contents", "Initializing search"]
+PROMPT = re.compile(r"\b(In|Out)\s*\[\s*\d*\s*\]:")
+# Han characters and the CJK punctuation of this site's prose (not ·, which is set with spaces).
+CJK = "\u3000-\u303f\u4e00-\u9fff\uff01-\uff5e“”‘’"
+BROKEN = re.compile(f"[{CJK}][ \\t]*\\n[ \\t\\n]*[{CJK}]")
+
+
+def nav_words() -> set[str]:
+    """Latin words the site's own nav titles use (file names such as self_attention.py)."""
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # !ENV, !!python/...
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    words: set[str] = set()
+
+    def walk(items):
+        for item in items:
+            if isinstance(item, dict):
+                for title, value in item.items():
+                    words.update(re.findall(r"[A-Za-z][\w.]*", title))
+                    if isinstance(value, list):
+                        walk(value)
+
+    walk(config["nav"])
+    return words
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", PAGES)
+def test_no_english_chrome_on_any_page(browser, base_url, name):
+    """Outside the article only the nav's file names and the tool names in the footer are Latin;
+    no English interface string, no `In [1]:` prompt and no English tooltip anywhere."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{base_url}/{PAGES[name]}")
+    body = page.locator("body").inner_text()
+    for phrase in ENGLISH_CHROME:
+        assert phrase not in body, (name, phrase)
+    assert not PROMPT.search(body), (name, PROMPT.search(body))
+    tips = page.evaluate("""() => [...document.querySelectorAll('[title], [aria-label], [placeholder], [alt]')]
+        .flatMap(e => ['title', 'aria-label', 'placeholder', 'alt'].map(a => e.getAttribute(a)).filter(Boolean))""")
+    english = [t for t in tips if re.fullmatch(r"[\x00-\x7f]*[A-Za-z]{3,}[\x00-\x7f]*", t) and not nav_words() & set(re.findall(r"[A-Za-z][\w.]*", t))]
+    assert english == [], (name, english)
+    chrome = page.evaluate("""() => { const b = document.body.cloneNode(true);
+        b.querySelectorAll('article, script, style, svg, .md-search').forEach(e => e.remove());
+        return b.innerText; }""")
+    allowed = nav_words() | {"MkDocs", "Material", "for", "tinylm", "torch"}
+    stray = {w for w in re.findall(r"[A-Za-z][\w.]*", chrome) if w not in allowed and len(w) > 2}
+    assert stray == set(), (name, stray)
+    page.close()
+
+
+def test_the_404_page_is_chinese_and_titled(built_site):
+    html = (built_site / "404.html").read_text(encoding="utf-8")
+    assert "<title>找不到这一页 - 手写小模型，看懂大模型</title>" in html
+    assert "找不到这一页（404）" in html and "Not found" not in html
+
+
+def notebook_paths(built_site) -> list[str]:
+    found = sorted(p.parent.relative_to(built_site).as_posix() + "/" for p in built_site.glob("lessons/*-notebook/index.html"))
+    assert found, "no notebook page was built"
+    return found
+
+
+@pytest.mark.browser
+def test_every_notebook_toc_link_lands_on_a_heading(browser, base_url, built_site):
+    for path in notebook_paths(built_site):
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{base_url}/{path}")
+        links = page.locator(".md-sidebar--secondary nav.md-nav--secondary a.md-nav__link")
+        hrefs = links.evaluate_all("as => as.map(a => a.getAttribute('href'))")
+        headings = page.locator("article h2, article h3").count()
+        assert len(hrefs) == headings >= 2, (path, hrefs)
+        ids = []
+        for href in hrefs:  # Material makes them absolute: this page, with a fragment
+            url = urlsplit(href)
+            assert url.path in ("", f"/{path}") and url.fragment, href
+            ids.append(unquote(url.fragment))
+            tag = page.evaluate("id => { const e = document.getElementById(id); return e && e.tagName }", ids[-1])
+            assert tag in ("H2", "H3"), (path, href, tag)
+        # following the last link scrolls its heading to the top of the window
+        links.last.click()
+        page.wait_for_function("id => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 150",
+                               arg=ids[-1])
+        page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_notebook_pages_read_like_the_site_on_a_phone(browser, base_url, built_site, scheme):
+    for path in notebook_paths(built_site):
+        number = re.match(r"lessons/0*(\d+)-notebook/", path).group(1)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+        page.goto(f"{base_url}/{path}")
+        assert page.title() == f"第 {number} 讲 · 笔记本 - 手写小模型，看懂大模型"
+        h1 = page.locator("article h1").inner_text()
+        assert "？：" not in h1 and "：：" not in h1, h1
+        text = page.locator("article").inner_text()
+        assert "noqa" not in text and not PROMPT.search(text)
+        # the site's code blocks (Pygments classes, copy button), not nbconvert's
+        assert page.locator("article .jp-Cell, article .jp-InputPrompt, article .highlight-ipynb").count() == 0
+        assert page.locator("article div.language-python.highlight pre > code").count() >= 2
+        # outputs keep their lines and scroll sideways inside their box; the page itself does not
+        outputs = page.locator("article .language-output pre > code")
+        assert outputs.count() >= 1
+        assert outputs.first.evaluate("c => getComputedStyle(c).whiteSpace") == "pre"
+        wide = outputs.evaluate_all("cs => cs.filter(c => c.scrollWidth > c.clientWidth).length")
+        assert wide >= 1  # at 390 px some printed matrix is wider than the screen: it scrolls, unbroken
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # the download link is there and points to the notebook beside the page
+        href = page.locator("a.tl-download, .tl-download a").first.get_attribute("href")
+        assert href.endswith(".ipynb")
+        page.close()
+
+
+def test_notebook_pages_stay_out_of_the_search_index(built_site):
+    index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
+    assert not [d["location"] for d in index["docs"] if "-notebook/" in d["location"]]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["home", "setup", "authoring", "lesson", "notebook"])
+def test_no_space_between_two_chinese_characters_from_a_line_break(browser, base_url, name):
+    page = browser.new_page()
+    page.goto(f"{base_url}/{PAGES[name]}")
+    texts = page.evaluate("""() => [...document.querySelectorAll(
+        'article p, article li:not(:has(p, ul, ol, div, details, pre)), article td, article th, article h1, article h2, article h3')]
+        .map(e => { const c = e.cloneNode(true); c.querySelectorAll('code, pre').forEach(x => x.replaceWith('⟨code⟩')); return c.textContent; })""")
+    broken = [BROKEN.search(t).group(0) for t in texts if BROKEN.search(t)]
+    assert broken == [], (name, broken)
+    if name == "home":  # the sentence the issue quotes
+        assert "正文里写的每个数，都来自同一份代码" in page.locator("article").inner_text()
+    page.close()
+
+
+def test_the_authoring_page_keeps_its_bullet_about_listing_markers(built_site):
+    html = (built_site / "authoring/index.html").read_text(encoding="utf-8")
+    assert "<code># --8&lt;-- [start:listing]</code> 与 <code># --8&lt;-- [end:listing]</code> 标出要展示的一段" in html
+    assert ";--8&lt;--" not in html  # the escape is gone from what the reader sees
+
+
+@pytest.fixture
+def lesson(browser, base_url):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base_url}/lessons/10-attention/")
+    yield page
+    assert errors == []
+    page.close()
+
+
+@pytest.mark.browser
+def test_the_exercise_marks_an_empty_or_non_number_entry_and_computes_nothing_from_it(lesson):
+    ex = lesson.locator(".tl-exercise")
+    ex.scroll_into_view_if_needed()
+    ex.locator('table[data-result="output"]').wait_for()
+    q0 = ex.get_by_label("q₀ 第 0 坐标")
+    hint = ex.locator(".tl-ex-hint")
+    assert q0.get_attribute("aria-invalid") is None and hint.is_hidden()
+    q0.fill("")  # empty: was silently 0, which is exercise 2's q₀ = [0, 0] and its answer
+    assert q0.get_attribute("aria-invalid") == "true"
+    assert hint.is_visible() and "q₀ 第 0 坐标" in hint.inner_text()
+    assert q0.get_attribute("aria-describedby") == hint.get_attribute("id")
+    assert ex.locator("table[data-result]").count() == 0  # nothing computed from it
+    q0.press_sequentially("e")  # a number field's unparseable text: value "" and validity.badInput
+    assert q0.get_attribute("aria-invalid") == "true" and ex.locator("table[data-result]").count() == 0
+    assert q0.evaluate("i => getComputedStyle(i).borderTopColor") != ex.get_by_label("q₀ 第 1 坐标").evaluate(
+        "i => getComputedStyle(i).borderTopColor")  # the invalid field looks different
+    q0.fill("2")
+    assert q0.get_attribute("aria-invalid") is None and hint.is_hidden()
+    assert ex.locator('table[data-result="output"] td').count() == 6
+
+
+@pytest.mark.browser
+def test_the_demo_writes_equals_for_exact_values(lesson):
+    lesson.locator("summary", has_text="展开观看动态过程").click()
+    lesson.get_by_role("button", name="3. Softmax").click()
+    lines = lesson.locator(".tl-demo-math li").all_inner_texts()
+    assert "exp(0) = 1" in lines and not any("≈ 1" == line[-3:] for line in lines), lines
+
+
+def reported_section(page) -> str:
+    """Click 报告此页问题 without leaving the page; the section the link then carries."""
+    page.evaluate("""() => document.addEventListener('click', e => {
+        if (e.target.closest('a.tl-report')) e.preventDefault(); })""")
+    link = page.locator("a.tl-report")
+    link.scroll_into_view_if_needed()
+    link.click()
+    return parse_qs(urlsplit(link.get_attribute("href")).query)["section"][0]
+
+
+def read(page, heading: str, seconds: float = 2.0) -> None:
+    """Scroll so `heading`'s section is under the reading line, and stay there."""
+    page.locator("article h2", has_text=heading).evaluate("h => window.scrollTo(0, h.offsetTop - 80)")
+    page.wait_for_timeout(seconds * 1000)
+
+
+@pytest.mark.browser
+def test_report_names_the_section_the_reader_was_reading_not_the_last_one(lesson):
+    read(lesson, "比例能不能由当前输入自己算")
+    assert reported_section(lesson) == "比例能不能由当前输入自己算？"
+    read(lesson, "从一行，推广到所有位置")
+    assert reported_section(lesson) == "从一行，推广到所有位置"
+
+
+@pytest.mark.browser
+def test_report_names_the_section_of_the_selected_text(lesson):
+    paragraph = lesson.locator("article p", has_text="这组比例常被叫作注意力权重")
+    paragraph.evaluate("p => { p.scrollIntoView(); const r = document.createRange(); r.selectNodeContents(p);"
+                       " getSelection().removeAllRanges(); getSelection().addRange(r); }")
+    lesson.wait_for_timeout(100)  # selectionchange is asynchronous
+    assert reported_section(lesson) == "用这行比例，逐坐标汇总 V"
+
+
+@pytest.mark.browser
+def test_search_puts_the_lessons_explanation_above_source_pages(browser, base_url):
+    page = browser.new_page()
+    page.goto(f"{base_url}/")
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill("注意力权重")
+    box.press("End")  # fill() alone does not fire Material's search; a key press does
+    page.locator(".md-search-result__item").first.wait_for(timeout=10000)
+    page.wait_for_timeout(300)
+    hrefs = [unquote(h) for h in page.locator(".md-search-result__item a").evaluate_all("as => as.map(a => a.href)")]
+    assert "/lessons/10-attention/" in hrefs[0]
+    explaining = next(i for i, h in enumerate(hrefs) if "#用这行比例逐坐标汇总-v" in h)  # 这组比例常被叫作注意力权重
+    code = [i for i, h in enumerate(hrefs) if "/code/" in h]
+    assert all(explaining < i for i in code), hrefs
+    assert not any("-notebook/" in h for h in hrefs)
+    page.close()
+
+
+def lesson_pages(index: dict, number: str = "10") -> list[dict]:
+    """The index entries one lesson brings: its page, its notebook and its source pages (code/)."""
+    own = (f"lessons/{number}-", "code/")
+    return [d for d in index["docs"] if d["location"].startswith(own)]
+
+
+def test_a_lesson_adds_at_most_25_kb_to_the_search_index(built_site):
+    """Copies of lesson 10 (page, notebook, source pages) each add exactly these entries to the index."""
+    raw = (built_site / "search/search_index.json").read_bytes()
+    index = json.loads(raw)
+    entries = lesson_pages(index)
+    assert any(d["location"].startswith("lessons/10-attention/") for d in entries)
+    size = sum(len(json.dumps(d, ensure_ascii=False, separators=(",", ":")).encode()) + 1 for d in entries)
+    assert size <= 25 * 1024, f"lesson 10 adds {size:,} bytes to the raw search index"
+    assert b"\\u" not in raw.split(b'"docs"', 1)[1]  # written as UTF-8, not as \\u escapes (6 bytes a character)
+
+
+def test_source_pages_index_their_words_not_their_code(built_site):
+    index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
+    code = [d for d in index["docs"] if d["location"].startswith("code/")]
+    assert code and all("<pre>" not in d["text"] for d in code)
+    assert all(d.get("boost", 1) < 1 for d in code)
+    lesson = " ".join(d["text"] for d in index["docs"] if d["location"].startswith("lessons/10-attention/"))
+    assert "def attention" in lesson  # the lesson's own listing is indexed, once
+
+
+def test_the_demo_script_loads_only_on_pages_with_a_widget(built_site):
+    for path in built_site.rglob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        has_widget = 'data-attention="' in html
+        assert ("assets/attention-demo.js" in html) == has_widget, path
+
+
+def test_previous_and_next_links_name_the_lesson_not_just_its_part(built_site):
+    """“下一页：正文” from the home page did not say which lesson; the section's title comes first."""
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    assert 'aria-label="下一页: 第 10 讲 · 注意力 · 正文"' in html
+    lesson = (built_site / "lessons/10-attention/index.html").read_text(encoding="utf-8")
+    assert 'aria-label="下一页: 第 10 讲 · 注意力 · 笔记本"' in lesson
