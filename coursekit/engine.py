@@ -200,11 +200,6 @@ class Worker:
             {"package": lesson.package, "settings": settings, "log": self.log})
         self.dead: LessonError | None = None
 
-    @staticmethod
-    def warm_up(root: Path) -> None:
-        """Start the zygote (it imports torch) while the build does other things."""
-        threading.Thread(target=Zygote.get, args=(root,), daemon=True).start()
-
     def ask(self, request: tuple, what: str) -> dict:
         if self.dead:
             raise self.dead

@@ -48,7 +48,6 @@ def on_config(config):
     engine.current.hooks = True
     if _state["serving"]:
         incremental.merge_search_index(config)
-    engine.Worker.warm_up(ROOT)  # the fork server imports torch while MkDocs loads everything else
     return config
 
 

@@ -23,3 +23,30 @@ def check(build: engine.Build, root: Path, path: Path, text: str | None = None) 
     exprs = sorted({a.expr for a in found.annotations if a.expr})
     values = dict(zip(exprs, build.evaluate(session, exprs))) if exprs else {}
     return found, guard.bind(found, values), offset
+
+
+# Edits an author might make to lesson 10, and what the guard says about them: README and 如何写一讲
+# show these messages, produced by the guard itself (the page runs this; a test compares the README).
+EXAMPLE_EDITS = [
+    ("分母是它们的和 5.0562{=", "分母是它们的和 5.0526{="),  # a number changed in the prose
+    ("负得分也是允许的", "负得分（比如 -0.3）也是允许的"),  # a new number that nothing binds
+    ("所以位置 0 得到新向量 [0.8022, 1.1978]{=output[0]}", "所以位置 0 得到新向量 [0.8022, 1.1978]{=output}"),
+]
+
+
+def example_messages(root: Path, build: engine.Build | None = None) -> list[str]:
+    path = root / "docs/lessons/10-attention.md"
+    own = build is None
+    build = build or engine.current.build or engine.Build(root)
+    try:
+        out = []
+        for old, new in EXAMPLE_EDITS:
+            text = path.read_text(encoding="utf-8")
+            if old not in text:
+                raise ValueError(f"示例改动找不到原文：{old}")
+            found, _, _ = check(build, root, path, text.replace(old, new, 1))
+            out += [p.format() for p in found.problems]
+        return out
+    finally:
+        if own and build is not engine.current.build:
+            build.close()
