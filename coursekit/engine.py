@@ -212,19 +212,15 @@ class Worker:
         self.dead = self._why_dead(what)
         raise self.dead
 
-    def _alive(self) -> bool:
-        try:
-            os.kill(self.pid, 0)
-            return not Path(self.log).read_text(encoding="utf-8", errors="replace").rstrip().endswith("]")
-        except OSError:
-            return False
+    def _log(self) -> str:
+        return Path(self.log).read_text(encoding="utf-8", errors="replace")
 
     def _why_dead(self, what: str) -> LessonError:
-        deadline = time.monotonic() + 2
-        while self._alive() and time.monotonic() < deadline:
+        deadline = time.monotonic() + 2  # the zygote notes the exit status in the log when it reaps
+        while "[exit " not in self._log() and time.monotonic() < deadline:
             time.sleep(0.02)
         self.kill()
-        log = Path(self.log).read_text(encoding="utf-8", errors="replace")
+        log = self._log()
         if "Timeout" in log:
             return LessonError(f"{what}超过时间上限 {self.lesson.time_limit:g} 秒，已停止"
                                f"（可在 {self.lesson.folder}/__init__.py 里设 TIME_LIMIT）", _innermost(log))

@@ -31,7 +31,7 @@ EXEMPT = [
     re.compile(r"[A-Za-z][\w-]+(?:\s+|==|>=|<=|~=|@)v?\d+(?:\.\d+)+"),  # torch 2.13, torch==2.13.0
     re.compile(r"(?<![A-Za-z])v\d+(?:\.\d+)+"),
     re.compile(r"\d+(?:\.\d+)+\s*(?:节|章)|§\s*\d+(?:\.\d+)*"),
-    re.compile(r"-+8<-+"),  # the snippet marker, written out in text
+    re.compile(r"-+8(?:<|&lt;)-+"),  # the snippet marker, written out in text
 ]
 
 

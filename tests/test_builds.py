@@ -73,7 +73,7 @@ def test_a_later_lesson_imports_an_earlier_one_in_its_notebook_which_runs_on_its
         if cell.cell_type == "code":
             cell.outputs = []
     NotebookClient(nb, timeout=300, resources={"metadata": {"path": str(lesson11)}}).execute()
-    assert [o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs] == shown
+    assert "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs) == "".join(shown)
 
 
 BLOCK = '\n```python exec="1"\n{code}\n```\n'
@@ -136,7 +136,7 @@ def test_zensical_fails_on_a_raising_block_naming_the_page(repo_copy):
     line = edit(repo_copy, LESSON, ANCHOR, BLOCK.format(code="1 / 0") + "\n" + ANCHOR) + 1
     result = zensical(repo_copy)
     assert result.returncode != 0
-    assert f"{LESSON}:{line}: 代码块执行出错：ZeroDivisionError" in result.stdout + result.stderr
+    assert f"{LESSON}:{line}: 代码块执行出错（第 {line + 1} 行）：ZeroDivisionError" in result.stdout + result.stderr
 
 
 def test_the_run_cache_is_json_a_person_can_read(lesson11):

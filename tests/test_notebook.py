@@ -55,17 +55,17 @@ def test_the_downloaded_notebook_runs_on_its_own_and_prints_what_it_shows(notebo
         if cell.cell_type == "code":
             cell.outputs = []
     NotebookClient(fresh, timeout=300, resources={"metadata": {"path": str(ROOT / "lessons")}}).execute()
-    ran = [[o.get("text", "") for o in c.outputs] for c in fresh.cells if c.cell_type == "code"]
-    shown = [[o.get("text", "") for o in c.outputs] for c in notebook.cells if c.cell_type == "code"]
+    ran = ["".join(o.get("text", "") for o in c.outputs) for c in fresh.cells if c.cell_type == "code"]
+    shown = ["".join(o.get("text", "") for o in c.outputs) for c in notebook.cells if c.cell_type == "code"]
     assert ran == shown
 
 
-def test_an_experiment_that_raises_fails_the_build_naming_notebook_file_and_line(repo_copy, tmp_path):
+def test_an_experiment_that_raises_fails_the_build_naming_page_file_and_line(repo_copy, tmp_path):
     line = edit(repo_copy, "lessons/l10/projections.py", "pair_k = pair_x @ key_projection.T",
                 "pair_k = pair_x @ key_projection.T[:1]")
     result = mkdocs_build(repo_copy, tmp_path / "site")
     assert result.returncode != 0
-    assert f"docs/lessons/10-notebook.ipynb: lessons/l10/projections.py:{line}: 运行 lessons/l10/projections.py 出错" \
+    assert f"docs/lessons/10-attention.md:5: 本讲的代码运行失败（lessons/l10/projections.py:{line}）" \
         in result.stderr, result.stderr
 
 

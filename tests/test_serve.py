@@ -95,3 +95,21 @@ def test_a_torch_patch_in_a_block_is_gone_once_the_block_is_removed(repo_copy, s
     remove_block(repo_copy, patch)
     html = serve.wait_for("probe tensor([0.5000, 0.5000])")
     assert "drift-report" not in html
+
+
+def search_entries(serve) -> list[dict]:
+    import json
+
+    return json.loads(serve.page("search/search_index.json"))["docs"]
+
+
+def test_after_an_incremental_rebuild_the_search_index_is_whole_and_current(repo_copy, serve):
+    before = search_entries(serve)
+    edit(repo_copy, LESSON, "这些数不代表三个中文词的真实语义。", "这些数不代表三个中文词的真实语义（搜索标记甲乙）。")
+    serve.wait_for("搜索标记甲乙")
+    deadline = time.monotonic() + 10
+    while not any("搜索标记" in e["text"].replace("\u200b", "") for e in search_entries(serve)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    after = search_entries(serve)
+    assert sorted(e["location"] for e in after) == sorted(e["location"] for e in before)  # none lost, none twice
+    assert any("搜索标记" in e["text"].replace("\u200b", "") for e in after)
