@@ -18,6 +18,7 @@ from pathlib import Path
 
 import markdown_exec
 from markdown_exec import base_format
+from markupsafe import Markup
 
 from coursekit import engine, guard
 
@@ -43,7 +44,7 @@ def formatter(source, language, css_class, options, md, **kwargs):
         return markdown_exec.formatter(source, language, css_class, options, md, **kwargs)
     where = ours["src"] or f"{state.path}:1"
     if ours["file"]:
-        return _listing(state, ours["file"], where, md, options)
+        return _unsearched(_listing(state, ours["file"], where, md, options))
 
     def run(code: str, **_) -> str:
         # A failure is reported once, by the page's problems; the block shows it instead of output
@@ -59,7 +60,16 @@ def formatter(source, language, css_class, options, md, **kwargs):
             return _failed(state, where, answer["error"])
         return answer["output"]
 
-    return base_format(language="python", run=run, code=source, md=md, **options)
+    return _unsearched(base_format(language="python", run=run, code=source, md=md, **options))
+
+
+def _unsearched(html: str) -> str:
+    """Code and what code printed stay out of the search index: it holds the lesson's words once.
+
+    The mark goes on each block (code, output, figure), not on a wrapper: Material's search parser
+    matches elements by tag name, so a wrapping div would end its exclusion at the first inner div.
+    """
+    return Markup(re.sub(r"<(div|figure|table)(?=[\s>])", r"<\1 data-search-exclude", str(html)))
 
 
 def _failed(state, where: str, error: dict) -> str:

@@ -63,7 +63,7 @@ def test_no_english_chrome_on_any_page(browser, base_url, name):
     english = [t for t in tips if re.fullmatch(r"[\x00-\x7f]*[A-Za-z]{3,}[\x00-\x7f]*", t) and not nav_words() & set(re.findall(r"[A-Za-z][\w.]*", t))]
     assert english == [], (name, english)
     chrome = page.evaluate("""() => { const b = document.body.cloneNode(true);
-        b.querySelectorAll('article, script, style, svg, .md-search').forEach(e => e.remove());
+        b.querySelectorAll('article, script, style, svg, .md-search, .md-nav--secondary').forEach(e => e.remove());
         return b.innerText; }""")
     allowed = nav_words() | {"MkDocs", "Material", "for", "tinylm", "torch"}
     stray = {w for w in re.findall(r"[A-Za-z][\w.]*", chrome) if w not in allowed and len(w) > 2}
@@ -270,13 +270,14 @@ def test_a_lesson_adds_at_most_25_kb_to_the_search_index(built_site):
     assert b"\\u" not in raw.split(b'"docs"', 1)[1]  # written as UTF-8, not as \\u escapes (6 bytes a character)
 
 
-def test_source_pages_index_their_words_not_their_code(built_site):
+def test_pages_index_their_words_not_their_code(built_site):
     index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
     code = [d for d in index["docs"] if d["location"].startswith("code/")]
     assert code and all("<pre>" not in d["text"] for d in code)
     assert all(d.get("boost", 1) < 1 for d in code)
     lesson = " ".join(d["text"] for d in index["docs"] if d["location"].startswith("lessons/10-attention/"))
-    assert "def attention" in lesson  # the lesson's own listing is indexed, once
+    assert "注意力\u200b权重" in lesson and "def attention" not in lesson  # the words, not the listings or outputs
+    assert "tensor(" not in lesson
 
 
 def test_the_demo_script_loads_only_on_pages_with_a_widget(built_site):
