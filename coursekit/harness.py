@@ -1,9 +1,13 @@
-"""Running the site the way an author or CI does, for the tests and the benchmarks:
-`mkdocs build --strict` of a tree, a throwaway copy of the repository, and `mkdocs serve`
-in a subprocess whose log is collected while it runs."""
+"""Running the site the way an author, CI or a reader does, for the tests and the benchmarks:
+`mkdocs build --strict` of a tree, a throwaway copy of the repository, `mkdocs serve` in a
+subprocess whose log is collected while it runs, the built site on a local port, and Debian's
+Chromium driven by Playwright."""
 
 from __future__ import annotations
 
+import functools
+import gzip
+import http.server
 import os
 import shutil
 import socket
@@ -12,6 +16,7 @@ import sys
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,3 +84,62 @@ class MkdocsServe:
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=30)
+
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # GitHub's Ubuntu runners: google-chrome
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run"]
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class _Gzip(_Quiet):
+    """Text files gzip-compressed when the browser accepts it, as static hosts (GitHub Pages) serve them."""
+
+    TEXT = (".html", ".css", ".js", ".json", ".xml", ".svg", ".txt", ".map")
+
+    def do_GET(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            if not self.path.split("?", 1)[0].endswith("/"):
+                return super().do_GET()  # its redirect to the address with a slash
+            path = path / "index.html"
+        if path.suffix not in self.TEXT or not path.is_file() or "gzip" not in self.headers.get("Accept-Encoding", ""):
+            return super().do_GET()
+        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@contextmanager
+def serve(directory: Path, port: int = 0, compress: bool = False):
+    """The folder on http://127.0.0.1:<port>/ (a free port by default); `compress` gzips text files."""
+    handler = functools.partial(_Gzip if compress else _Quiet, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextmanager
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

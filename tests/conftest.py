@@ -44,16 +44,28 @@ def repo_copy(tmp_path) -> Path:
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium, driven by Playwright."""
-    from tests.browser import chromium
+    from coursekit.harness import chromium
 
     with chromium() as b:
         yield b
 
 
+@pytest.fixture
+def lesson_page(browser, base_url):
+    """Lesson 10 open in Chromium at a laptop's width; the test fails on any script error."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base_url}/lessons/10-attention/")
+    yield page
+    assert errors == []
+    page.close()
+
+
 @pytest.fixture(scope="session")
 def base_url(built_site):
     """The built site on a local port."""
-    from tests.browser import serve
+    from coursekit.harness import serve
 
     with serve(built_site) as url:
         yield url

@@ -10,15 +10,21 @@ ARTIFACTS = ROOT / "test-artifacts"
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_lesson_renders_without_horizontal_overflow_and_loads_only_local_files(browser, base_url, width, scheme):
+def opened(browser, url: str, width: int, scheme: str):
+    """(page, every URL it requested, every request that failed) once `url` has loaded."""
     page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
     requested, failed = [], []
     page.on("request", lambda r: requested.append(r.url))
     page.on("requestfailed", lambda r: failed.append(r.url))
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
-    page.goto(f"{base_url}/lessons/10-attention/", wait_until="networkidle")
+    page.goto(url, wait_until="networkidle")
+    return page, requested, failed
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_lesson_renders_without_horizontal_overflow_and_loads_only_local_files(browser, base_url, width, scheme):
+    page, requested, failed = opened(browser, f"{base_url}/lessons/10-attention/", width, scheme)
     page.locator("summary", has_text="展开观看动态过程").click()  # the demo loads its styles now
     page.locator(".tl-exercise").scroll_into_view_if_needed()
     page.locator(".tl-exercise table").first.wait_for()
@@ -43,12 +49,7 @@ READER_PAGES = {"home": "", "notebook": "lessons/10-notebook/", "setup": "setup/
 @pytest.mark.parametrize("name", READER_PAGES)
 def test_every_page_fits_the_width_and_loads_only_local_files(browser, base_url, name, width, scheme):
     """The other pages a reader opens, at a phone's and a laptop's width, in both palettes."""
-    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
-    requested, failed = [], []
-    page.on("request", lambda r: requested.append(r.url))
-    page.on("requestfailed", lambda r: failed.append(r.url))
-    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
-    page.goto(f"{base_url}/{READER_PAGES[name]}", wait_until="networkidle")
+    page, requested, failed = opened(browser, f"{base_url}/{READER_PAGES[name]}", width, scheme)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}-{width}-{scheme}.png"), full_page=True)

@@ -17,15 +17,9 @@ NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?")
 
 
 @pytest.fixture
-def lesson(browser, base_url):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base_url}/lessons/10-attention/")
-    page.locator("summary", has_text="展开观看动态过程").click()
-    yield page
-    assert errors == []
-    page.close()
+def lesson(lesson_page):
+    lesson_page.locator("summary", has_text="展开观看动态过程").click()
+    return lesson_page
 
 
 def expected_lines(i: int, s: int) -> list[list[float]]:
@@ -152,7 +146,7 @@ def test_exercise_answers_show_in_the_page_and_reset_restores_the_example(lesson
 
 
 def test_demo_starts_after_materials_instant_navigation(browser, tmp_path):
-    from tests.browser import free_port, serve
+    from coursekit.harness import free_port, serve
     from tests.conftest import ROOT, mkdocs_build
 
     port = free_port()

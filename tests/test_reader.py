@@ -160,18 +160,13 @@ def test_the_authoring_page_keeps_its_bullet_about_listing_markers(built_site):
     assert ";--8&lt;--" not in html  # the escape is gone from what the reader sees
 
 
-@pytest.fixture
-def lesson(browser, base_url):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base_url}/lessons/10-attention/")
-    yield page
-    assert errors == []
-    page.close()
-
 
 @pytest.mark.browser
+@pytest.fixture
+def lesson(lesson_page):
+    return lesson_page
+
+
 def test_the_exercise_marks_an_empty_or_non_number_entry_and_computes_nothing_from_it(lesson):
     ex = lesson.locator(".tl-exercise")
     ex.scroll_into_view_if_needed()
