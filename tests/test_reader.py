@@ -161,12 +161,12 @@ def test_the_authoring_page_keeps_its_bullet_about_listing_markers(built_site):
 
 
 
-@pytest.mark.browser
 @pytest.fixture
 def lesson(lesson_page):
     return lesson_page
 
 
+@pytest.mark.browser
 def test_the_exercise_marks_an_empty_or_non_number_entry_and_computes_nothing_from_it(lesson):
     ex = lesson.locator(".tl-exercise")
     ex.scroll_into_view_if_needed()
