@@ -27,7 +27,10 @@ from coursekit import engine, guard, scan
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
 SESSION = re.compile(r'\bsession="?(l\d+)"?')
-INCLUDE = re.compile(r'^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+"(?P<file>[^":]+\.md)"[ \t]*$')
+# pymdownx.snippets' include lines: `--8<-- "file"` ('file', "file:3:5", "file:section"), and the
+# block form (a `--8<--` line, file names one per line, a `--8<--` line).
+INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+(?P<q>["'])(?P<spec>[^"']+)(?P=q)[ \t]*$""")
+BLOCK = re.compile(r"^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]*$")
 
 try:  # under MkDocs a BuildError ends the build with its message and no traceback
     from mkdocs.exceptions import PluginError as _Base
@@ -138,19 +141,52 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
 
 
 def _include(state: PageState, text: str, path: str, first: int) -> str:
-    """Markdown included with `--8<-- "file.md"` is checked as its own file, then put in place."""
+    """Text included into the prose with pymdownx.snippets is checked as its own file (its own
+    lines in messages), then put in place, so snippets has nothing left to include there."""
     lines = text.split("\n")
     code = {n for f in scan.fences(text) for n in range(f.start, f.end + 1)}
-    for i, line in enumerate(lines):
-        m = INCLUDE.match(line)
-        if not m or (i + 1) in code:
+    out, i = [], 0
+    while i < len(lines):
+        line, m = lines[i], INCLUDE.match(lines[i])
+        specs, indent, end = [], "", i
+        if m and (i + 1) not in code:
+            specs, indent = [m["spec"]], m["indent"]
+        elif BLOCK.match(line) and (i + 1) not in code:
+            close = next((j for j in range(i + 1, len(lines)) if BLOCK.match(lines[j])), None)
+            if close is not None:
+                specs = [s.strip() for s in lines[i + 1 : close] if s.strip()]
+                indent, end = BLOCK.match(line)["indent"], close
+        pieces = [_included(state.root, spec) for spec in specs]
+        if not specs or None in pieces:
+            out.append(line)  # not an include, or one pymdownx.snippets reports (a missing file)
+            i += 1
             continue
-        file = state.root / m["file"]
-        if not file.is_file():
-            continue  # pymdownx.snippets reports it
-        included = _check(state, m["file"], file.read_text(encoding="utf-8"), 1)
-        lines[i] = "\n".join(m["indent"] + s if s else s for s in included.split("\n"))
-    return "\n".join(lines)
+        for rel, body, start in pieces:
+            checked = _check(state, rel, body, start)
+            out += [indent + s if s else s for s in checked.split("\n")]
+        i = end + 1
+    return "\n".join(out)
+
+
+def _included(root: Path, spec: str) -> tuple[str, str, int] | None:
+    """(file, the text snippets would insert, its first line) for `file`, `file:a:b` or `file:name`."""
+    rel, _, rest = spec.partition(":")
+    file = root / rel
+    if not file.is_file():
+        return None
+    lines = file.read_text(encoding="utf-8").split("\n")
+    if not rest:
+        return rel, "\n".join(lines), 1
+    parts = rest.split(":")
+    if all(p.isdigit() or not p for p in parts):
+        a = int(parts[0]) if parts[0] else 1
+        b = int(parts[1]) if len(parts) > 1 and parts[1] else len(lines)
+        return rel, "\n".join(lines[a - 1 : b]), a
+    start = next((k for k, s in enumerate(lines) if f"--8<-- [start:{rest}]" in s), None)
+    stop = next((k for k, s in enumerate(lines) if f"--8<-- [end:{rest}]" in s), None)
+    if start is None or stop is None:
+        return None
+    return rel, "\n".join(lines[start + 1 : stop]), start + 2
 
 
 def _lesson_failed(state: PageState, err: engine.LessonError, path: str, line: int) -> None:

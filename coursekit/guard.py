@@ -23,14 +23,20 @@ from coursekit import numbers, scan
 
 ANNOTATION = re.compile(r"\{(=|示意)")
 OPERATORS = set("×*·+=≈/÷−-@√^<>≤≥±")
-# Written forms that are never claims and never bound: versions, dates, section numbers.
+# Software whose version numbers a lesson may name; `name 2.13` after one of these is a version.
+SOFTWARE = ("torch|PyTorch|Python|CUDA|numpy|NumPy|MkDocs|Material|Zensical|jieba|Node(?:\\.js)?|npm|pip|"
+            "Chromium|Chrome|Lighthouse|markdown-exec|Debian|Ubuntu|tinylm|Playwright|Jupyter|JupyterLab|GPT")
+# Written forms that are never claims and never bound: versions, dates, section numbers, names.
 EXEMPT = [
     re.compile(r"\d+(?:\.\d+){2,}"),  # 3.2.1, 2024.05.01, 1.12.6
-    re.compile(r"\d{4}[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?"),  # 2024-05-01, 2024年5月
+    re.compile(r"\d{4}[-/年.]\d{1,2}(?:[-/月.]\d{1,2}日?)?(?![\d.])"),  # 2024-05-01, 2024年5月, 2024.05
     re.compile(r"(?<![0-9])(?:19|20)\d\d\s*年"),
-    re.compile(r"[A-Za-z][\w-]+(?:\s+|==|>=|<=|~=|@)v?\d+(?:\.\d+)+"),  # torch 2.13, torch==2.13.0
-    re.compile(r"(?<![A-Za-z])v\d+(?:\.\d+)+"),
-    re.compile(r"\d+(?:\.\d+)+\s*(?:节|章)|§\s*\d+(?:\.\d+)*"),
+    re.compile(rf"(?<![A-Za-z])(?:{SOFTWARE})(?:[ \t]*(?:==|>=|<=|~=|≥|≤|@|版本)?[ \t]*|-)v?\d+(?:\.\d+)*", re.I),
+    re.compile(r"(?<![A-Za-z])v\d+(?:\.\d+)+"),  # v2.1
+    re.compile(r"\d+(?:\.\d+)+[ \t]*版"),  # （2.13 版）
+    re.compile(r"\d+(?:\.\d+)+[ \t]*小?(?:节|章)|§[ \t]*\d+(?:\.\d+)*|^#{1,6}[ \t]+\d+(?:\.\d+)*[ \t]", re.M),
+    re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z]*-\d+(?:\.\d+)?(?![\d.])"),  # UTF-8, ISO-8859, GPT-3.5
+    re.compile(r"(?:Ctrl|Alt|Shift|Cmd|Win)\+\d+", re.I),  # key combinations
     re.compile(r"-+8(?:<|&lt;)-+"),  # the snippet marker, written out in text
 ]
 
@@ -203,7 +209,7 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
         previous_end[a.segment] = a.end
         before = [t for t in result.tokens if t.segment == a.segment and floor <= t.start < a.start]
         if a.expr is None:
-            taken.update(id(t) for t in before)
+            taken.update(id(t) for t in _example_run(result.text, before))
             continue
         answer = values.get(a.expr, {})
         if "error" in answer:
@@ -240,6 +246,17 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
                 f"绑定现算值，或写 {{示意}} 标为示例{note}", t.text))
     result.problems.sort(key=lambda p: p.line)
     return bound
+
+
+def _example_run(text: str, before: list[Token]) -> list[Token]:
+    """The numbers a {示意} marks: the one right before it (a unit may follow it, 0.5 秒), and
+    those before that joined to it by brackets, separators and operators only ([1, 2], 2×0.5)."""
+    run = before[-1:]
+    for t in reversed(before[:-1]):
+        if not re.fullmatch(r"[\s,，、\[\]()（）×*·+=≈/÷−\-:：;；%]*", text[t.end : run[0].start]):
+            break
+        run.insert(0, t)
+    return run
 
 
 def _neighbour_taken(result: Scan, token: Token, taken: set[int]) -> bool:

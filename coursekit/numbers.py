@@ -18,7 +18,7 @@ NUMBER_RE = re.compile(
     r"(?<![0-9A-Za-z_])(?<!(?<!\.)\.)"  # not inside a name (q0, v1.2); '...0.5' is fine
     r"(?:[-−](?=\.?\d))?"
     r"(?:\d+/\d+(?![\d.])|(?:\d+\.\d+|(?<!\.)\.\d+|\d+)(?:[eE][-+]?\d+)?%?)"
-    r"(?![0-9A-Za-z_])"
+    r"(?=(?:ms|s|x|k|K|M|G|KB|MB|GB)?(?![0-9A-Za-z_]))"  # 0.8s, 3x, 1.5k: a unit may follow
 )
 EXACT = 1e-6  # integers and fractions are exact claims (up to float32 noise)
 

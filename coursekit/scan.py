@@ -10,7 +10,8 @@ FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$
 # Fenced blocks a reader reads as displayed numbers: checked like prose.
 DISPLAY_LANGS = {"", "text", "txt", "plain"}
 # Transcripts: the prompt lines are code, the lines after them are what the program printed.
-TRANSCRIPTS = {"pycon": re.compile(r"^\s*(>>>|\.\.\.)( |$)"),
+TRANSCRIPTS = {"pycon": re.compile(r"^\s*(>>>|\.\.\.)( |$)"), "python-repl": re.compile(r"^\s*(>>>|\.\.\.)( |$)"),
+               "ipython": re.compile(r"^\s*(In \[\d*\]:|\.\.\.:)"),
                "console": re.compile(r"^\s*[$#] "), "shell-session": re.compile(r"^\s*[$#] ")}
 # Text a reader sees inside markup: titles (tooltips), image alt text, labels.
 SEEN_ATTRIBUTES = re.compile(r"""\b(?:title|alt|aria-label|placeholder)\s*=\s*(["'])(.*?)\1""", re.S)

@@ -102,3 +102,20 @@ def test_under_mkdocs_the_hooks_report_instead_of_the_extension(site):
     engine.current.hooks = True
     convert(site, "99-t.md", "比例约为 0.4011。\n")
     assert len(engine.current.pages["docs/lessons/99-t.md"]) == 1
+
+
+@pytest.mark.parametrize("include, line", [
+    ('--8<-- "snippets/shared.md"', 2),
+    ("--8<-- 'snippets/shared.md'", 2),
+    ('--8<-- "snippets/shared.md:2:2"', 2),
+    ('--8<-- "snippets/shared.md:note"', 2),
+    ('--8<--\nsnippets/shared.md\n--8<--', 2),
+])
+def test_every_form_of_include_is_checked_as_its_own_file(site, include, line):
+    (site / "snippets").mkdir()
+    (site / "snippets/shared.md").write_text("<!-- --8<-- [start:note] -->\n比例约 0.4012。\n<!-- --8<-- [end:note] -->\n",
+                                             encoding="utf-8")
+    with pytest.raises(extension.PageProblems):
+        convert(site, "99-t.md", f"正文。\n\n{include}\n")
+    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    assert problem.format().startswith(f"snippets/shared.md:{line}: 未绑定的数字 0.4012")

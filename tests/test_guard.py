@@ -83,6 +83,11 @@ UNBOUND = {
     "a console transcript's output": "```console\n$ python -m lessons.l10\n比例 0.4011\n```",
     "a table cell": "| 比例 | 值 |\n| --- | --- |\n| a₀ | 0.4011 |",
     "a heading": "## 为什么是 0.4011？",
+    "an English word before a decimal": "训练结束时 loss 0.4012。",
+    "a training log in a text block": "```text\nstep 100 loss 0.4012\n```",
+    "a decimal with a unit": "大约要 0.8s，约 1.5k 字。",
+    "a decimal an example marker further on does not cover": "约 0.5012。比如等上 0.5 秒{示意}。",
+    "an ipython transcript's output": "```ipython\nIn [1]: weights[0, 0]\nOut[1]: 0.4011\n```",
 }
 
 
@@ -102,8 +107,11 @@ HARMLESS = {
     "code listings": "```python\nx = 0.4011\n```",
     "link targets": "[第 10 讲](../10-attention.md#0.5)",
     "a bare integer in prose": "输出宽度就仍然是 2，可读位置从三个增加到十个。",
-    "an example marked as such": "比如等上 0.5 秒{示意}，或 [1, 2]{示意}。",
+    "an example marked as such": "比如等上 0.5 秒{示意}，或 [1, 2]{示意}，或 2×0.5 = 1{示意}。",
     "the snippet marker written out": '标题里也可以写 --8<-- "x.md" 这样的字样。',
+    "names with numbers": "文件用 UTF-8 编码，不是 GPT-3.5，按 Ctrl+1。",
+    "versions in Chinese word order": "PyTorch（2.13 版），torch 版本 2.13，Python ≥ 3.11，Material v9.5。",
+    "numbered headings and sections": "## 3.2 两道改数题\n\n详见 3.2 小节，写于 2024.05。",
 }
 
 

@@ -62,7 +62,7 @@ with torch.no_grad():
 last_weights = reading.weights[:, -1, :]  # [2, 被读位置]：最后位置“欢”发起查询的那一行读取比例
 name_position = contexts[0].index("丁")   # 名字在第 4 个位置（从 0 数起）
 name_weights = last_weights[:, name_position]
-print("最后位置“欢”的读取比例：")
+print("最后位置“欢”的读取比例：\n")  # 空一行，下面的表格才成为表格
 print("| 上文 | " + " | ".join("丁/周" if i == name_position else ch for i, ch in enumerate(contexts[0])) + " |")
 print("| --- " * (len(contexts[0]) + 1) + "|")
 for context, row in zip(contexts, last_weights):
