@@ -61,6 +61,10 @@ class Lesson:
     def folder(self) -> str:
         return self.package.replace(".", "/")
 
+    @property
+    def session(self) -> str:
+        return self.package.split(".")[-1]
+
 
 def find_lessons(root: Path) -> dict[str, Lesson]:
     """{'l10': Lesson, …}: every lessons/lNN package that lists EXPERIMENTS, read without importing it."""
@@ -116,18 +120,29 @@ def _sha(*parts: str) -> str:
     return h.hexdigest()[:24]
 
 
+_hashes: dict[tuple[str, bool], tuple[int, int, str]] = {}  # (path, to the letter) -> (mtime, size, hash)
+
+
 def file_hash(root: Path, rel: str, lesson: Lesson) -> str:
-    """Own files count to the letter (the page and notebook show them); imported ones by behaviour."""
+    """Own files count to the letter (the page and notebook show them), and data files too;
+    imported modules by behaviour. Remembered per file until it changes on disk."""
     path = root / rel
-    if not path.is_file():
-        return "missing"
-    text = path.read_text(encoding="utf-8", errors="replace")
-    if rel.startswith(lesson.folder + "/") or not rel.endswith(".py"):
-        return _sha(text)  # own files and data files count to the letter
     try:
-        return _sha(behaviour(text))
+        stat = path.stat()
+    except OSError:
+        return "missing"
+    letter = rel.startswith(lesson.folder + "/") or not rel.endswith(".py")
+    key = (str(path), letter)
+    known = _hashes.get(key)
+    if known and known[:2] == (stat.st_mtime_ns, stat.st_size):
+        return known[2]
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        digest = _sha(text) if letter else _sha(behaviour(text))
     except SyntaxError:
-        return _sha(text)
+        digest = _sha(text)
+    _hashes[key] = (stat.st_mtime_ns, stat.st_size, digest)
+    return digest
 
 
 @dataclass
@@ -266,11 +281,13 @@ class Build:
         self.cache = cache or self.root / ".cache/coursekit"
         self.lessons = find_lessons(self.root)
         self.versions = versions()
+        self.tooling = _sha(*(behaviour(p.read_text(encoding="utf-8")) for p in sorted(self.root.glob("coursekit/*.py"))))
         self._runs: dict[str, Future] = {}
         self._workers: dict[str, Worker] = {}
         self._pool = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1))
         self._lock = threading.Lock()
         self.executed_seconds = 0.0
+        self.reruns = 0
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, sessions=None) -> None:
@@ -335,12 +352,43 @@ class Build:
             self._write(self._record_path(lesson), {
                 "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments,
                 "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
-            with self._lock:
-                self._workers[session] = worker  # it has run the experiments: bindings and blocks may use it
-        else:
-            worker.close()
+            self._prepare_page(run, worker)
+        worker.close()  # at most one worker per core alive: the page asks for another only on a miss
         self.executed_seconds += run.seconds
         return run
+
+    def _prepare_page(self, run: Run, worker: Worker) -> None:
+        """While the worker still holds the lesson, evaluate its page's annotations and run its
+        blocks, in the order the page will ask for them, into the caches the page reads."""
+        from coursekit import guard, scan
+
+        page = next(iter(sorted((self.root / "docs/lessons").glob(f"{run.lesson.number}-*.md"))), None)
+        if page is None:
+            return
+        rel = page.relative_to(self.root).as_posix()
+        text = page.read_text(encoding="utf-8")
+        _, fm_lines = scan.front_matter(text)
+        body = text.split("\n", fm_lines)[-1] if fm_lines else text
+        try:
+            exprs = sorted({a.expr for a in guard.scan_page(rel, body).annotations if a.expr})
+            if exprs:
+                self.evaluate(run.lesson.session, exprs, worker=worker, run=run)
+            def runs_here(f) -> bool:
+                m = re.search(r'\bsession="?(\w+)"?', f.info)
+                return f.executed and "file=" not in f.info and (m is None or m.group(1) == run.lesson.session)
+
+            # in page order, as superfences runs them here (a different order only costs a rerun)
+            fences = [f for f in scan.fences(body) if runs_here(f)]
+            previous = ""
+            for f in fences:
+                code = "\n".join(f.lines)
+                previous = chain(previous, code)
+                answer = self.execute(run.lesson.session, rel, previous, code, f"{rel}:{fm_lines + f.start}",
+                                      worker=worker, run=run)
+                if "error" in answer:
+                    break  # the page reports it, at its line
+        except LessonError:
+            pass  # the page asks again and reports it
 
     def _write(self, path: Path, data: dict) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -356,6 +404,7 @@ class Build:
         with self._lock:
             worker = self._workers.get(session)
         if worker is None or worker.dead:
+            self.reruns += 1  # a page asked for something its lesson's run did not prepare
             worker = Worker(self.root, run.lesson)
             for name, title in run.lesson.experiments:
                 answer = worker.ask(("run", name, title), f"运行 {run.lesson.folder}/{name}.py ")
@@ -374,29 +423,30 @@ class Build:
             worker.close()
 
     # ---- bindings and page blocks ----------------------------------------------------------------
-    def evaluate(self, session: str, exprs: list[str]) -> list[dict]:
+    def evaluate(self, session: str, exprs: list[str], worker: Worker | None = None, run: Run | None = None) -> list[dict]:
         """Each expression's numbers ({'numbers': [...]}) or {'error': ...}, cached under the run."""
-        run = self.run(session)
+        run = run or self.run(session)
         if run.error:
             raise run.error
         path = self.cache / "evals" / f"{run.key}.json"
         known = _load(path)
         missing = sorted({e for e in exprs if e not in known})
         if missing:
-            answer = self._worker(session).ask(("eval", missing), "计算绑定的表达式")
+            answer = (worker or self._worker(session)).ask(("eval", missing), "计算绑定的表达式")
             known.update(zip(missing, answer["values"]))
             self._write(path, known)
         return [known[e] for e in exprs]
 
-    def execute(self, session: str, page: str, chain: str, code: str, where: str) -> dict:
+    def execute(self, session: str, page: str, chain: str, code: str, where: str,
+                worker: Worker | None = None, run: Run | None = None) -> dict:
         """Run a page block after the page's earlier blocks; {'output': …} or {'error': …}."""
-        run = self.run(session)
+        run = run or self.run(session)
         if run.error:
             raise run.error
-        path = self.cache / "blocks" / run.key / f"{chain}.json"
+        path = self.cache / "blocks" / f"{run.key}-{self.tooling}" / f"{chain}.json"
         if path.is_file():
             return json.loads(path.read_text(encoding="utf-8"))
-        answer = self._worker(session).ask(("exec", code, where, page), f"运行 {where} 的代码块")
+        answer = (worker or self._worker(session)).ask(("exec", code, where, page), f"运行 {where} 的代码块")
         if "error" not in answer:
             self._write(path, answer)
         return answer

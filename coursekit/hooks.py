@@ -122,7 +122,8 @@ def on_post_build(config) -> None:
     build = engine.current.build
     if build is not None:
         ran = sum(1 for f in build._runs.values() if f.done() and f.result().executed)
-        log.info(f"代码执行：{ran} 讲重新运行，共 {build.executed_seconds:.2f} s；其余取缓存")
+        log.info(f"代码执行：{ran} 讲重新运行，共 {build.executed_seconds:.2f} s，"
+                 f"页面另起 {build.reruns} 个工作进程；其余取缓存")
         build.close()
         engine.current.build = None
     for message in _state["notebook_errors"]:
