@@ -1,6 +1,7 @@
 """How a lesson's notebook looks on the site: rendered like every other page, not like Jupyter.
 
-mkdocs-jupyter turns a notebook into nbconvert's HTML: Jupyter's own 570 KB stylesheet and code
+mkdocs-jupyter would turn a notebook into nbconvert's HTML (the hooks' on_pre_page puts `render`
+in its place, so nbconvert never runs): Jupyter's own 570 KB stylesheet and code
 colours, `In [1]:` prompts, wrapped output lines, headings without usable ids, and loaders for
 MathJax and mermaid from CDNs. `render` replaces that page body: it writes the notebook out as
 Markdown (markdown cells as they are, code cells as fenced code titled with their file, outputs as
@@ -108,7 +109,7 @@ def render(page, config, files) -> str:
     nb = json.loads(path.read_text(encoding="utf-8"))
     number = _number(page)
     page.markdown, _ = to_markdown(nb, number, path.name)
-    Page.render(page, config, files)  # MkDocs' own rendering (mkdocs-jupyter replaced the instance's)
+    Page.render(page, config, files)  # MkDocs' own rendering (the page's own `render` is this function)
     page.meta["title"] = f"第 {number} 讲 · 笔记本" if number else "笔记本"
     page.meta["search"] = {"exclude": True}
     return page.content
