@@ -68,8 +68,11 @@ def _unsearched(html: str) -> str:
 
     The mark goes on each block (code, output, figure), not on a wrapper: Material's search parser
     matches elements by tag name, so a wrapping div would end its exclusion at the first inner div.
+    Names and whitespace lose their highlighting spans: Material colours them as plain code anyway,
+    and they are half of a listing's elements (a lighter page for the browser to lay out).
     """
-    return Markup(re.sub(r"<(div|figure|table)(?=[\s>])", r"<\1 data-search-exclude", str(html)))
+    html = re.sub(r'<span class="[nw]">([^<]*)</span>', r"\1", str(html))
+    return Markup(re.sub(r"<(div|figure|table)(?=[\s>])", r"<\1 data-search-exclude", html))
 
 
 def _failed(state, where: str, error: dict) -> str:
