@@ -63,10 +63,11 @@ last_weights = reading.weights[:, -1, :]  # [2, 被读位置]：最后位置“�
 name_position = contexts[0].index("丁")   # 名字在第 4 个位置（从 0 数起）
 name_weights = last_weights[:, name_position]
 print("最后位置“欢”的读取比例：\n")  # 空一行，下面的表格才成为表格
-print("| 上文 | " + " | ".join("丁/周" if i == name_position else ch for i, ch in enumerate(contexts[0])) + " |")
-print("| --- " * (len(contexts[0]) + 1) + "|")
-for context, row in zip(contexts, last_weights):
-    print(f"| {context} | " + " | ".join(num(w) for w in row) + " |")
+print("| 位置 | 字 | " + " | ".join(contexts) + " |")
+print("| --- | --- | --- | --- |")
+for i, ch in enumerate(contexts[0]):
+    shown = "丁/周" if i == name_position else ch
+    print(f"| {i} | {shown} | " + " | ".join(num(w) for w in last_weights[:, i]) + " |")
 # 训练没有告诉它该看谁；预测错误反向更新 Wq/Wk/Wv 之后，名字所在的位置分到了最大的比例。
 assert (last_weights.argmax(dim=-1) == name_position).all()
 # --8<-- [end:weights]
