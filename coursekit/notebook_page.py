@@ -21,23 +21,10 @@ from pathlib import Path
 
 from mkdocs.structure.pages import Page
 
-# What nbconvert's page template would fetch from CDNs (MathJax, mermaid); `render` drops nbconvert's
-# body altogether, `strip_cdn` is for any other use of it.
-_CDN = [
-    re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S),
-    re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid.*?</script>', re.S),
-]
 _LINT = re.compile(r"[ \t]*#[ \t]*(?:noqa|type:[ \t]*ignore|pragma:[ \t]*no cover|pylint:|fmt:)\b.*$", re.M)
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
 _SUFFIX = re.compile(r"[：:\s]*笔记本$")
-
-
-def strip_cdn(page_html: str) -> str:
-    """nbconvert's HTML without its CDN loaders."""
-    for pattern in _CDN:
-        page_html = pattern.sub("", page_html)
-    return page_html
 
 
 def _fence(text: str, lang: str, title: str = "") -> str:

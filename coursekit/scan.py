@@ -120,7 +120,3 @@ def front_matter(text: str) -> tuple[str, int]:
     """(the YAML front matter block, its line count) of a page file, or ('', 0)."""
     m = re.match(r"---[ \t]*\n(.*?\n)---[ \t]*\n", text, re.S)
     return (m.group(1), m.group(0).count("\n")) if m else ("", 0)
-
-
-def line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1

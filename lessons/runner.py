@@ -16,7 +16,6 @@ import importlib.util
 import io
 import re
 import sys
-import types
 from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -10,7 +10,6 @@ import re
 import subprocess
 import sys
 
-import pytest
 
 from coursekit import scan
 from tests.conftest import LESSON, ROOT

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import filecmp
-import gzip
-import json
-import os
 import re
 import shutil
 import subprocess
