@@ -91,6 +91,12 @@ def find_lessons(root: Path) -> dict[str, Lesson]:
     return found
 
 
+def session_of(page: str) -> str | None:
+    """The lesson a page under docs/lessons/ belongs to: docs/lessons/10-attention.md -> 'l10'."""
+    m = re.fullmatch(r"(?:.*/)?docs/lessons/(\d+)-[^/]*\.md", page)
+    return f"l{m.group(1)}" if m else None
+
+
 def versions() -> dict[str, str]:
     found = {"python": platform.python_version()}
     for name in AFFECTS_OUTPUT:
@@ -298,6 +304,12 @@ class Build:
     def run(self, session: str) -> Run:
         return self._future(session).result()
 
+    def executed(self) -> int:
+        """How many lessons this build ran (the rest came from the cache)."""
+        with self._lock:
+            futures = list(self._runs.values())
+        return sum(1 for f in futures if f.done() and not f.exception() and f.result().executed)
+
     def _future(self, session: str) -> Future:
         with self._lock:
             if session not in self._runs:
@@ -354,7 +366,8 @@ class Build:
                 "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
             self._prepare_page(run, worker)
         worker.close()  # at most one worker per core alive: the page asks for another only on a miss
-        self.executed_seconds += run.seconds
+        with self._lock:
+            self.executed_seconds += run.seconds
         return run
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
@@ -367,8 +380,7 @@ class Build:
             return
         rel = page.relative_to(self.root).as_posix()
         text = page.read_text(encoding="utf-8")
-        _, fm_lines = scan.front_matter(text)
-        body = text.split("\n", fm_lines)[-1] if fm_lines else text
+        _, fm_lines, body = scan.front_matter(text)
         try:
             exprs = sorted({a.expr for a in guard.scan_page(rel, body).annotations if a.expr})
             if exprs:

@@ -69,8 +69,7 @@ class _Pages:
             if path not in self.seen or self.seen[path][0] != stamp:
                 self.seen[path] = (stamp, path.read_text(encoding="utf-8"))
             full = self.seen[path][1]
-            fm, fm_lines = scan.front_matter(full)
-            body = full.split("\n", fm_lines)[-1] if fm_lines else full
+            fm, fm_lines, body = scan.front_matter(full)
             if body == text or body.strip() == text.strip():
                 offset = body.find(text.strip()[:200]) if body != text else 0
                 first = fm_lines + 1 + body.count("\n", 0, max(offset, 0))
@@ -198,8 +197,8 @@ def _lesson_failed(state: PageState, err: engine.LessonError, path: str, line: i
 
 def _session(path: str, text: str) -> str | None:
     """A lesson page runs in its lesson (docs/lessons/10-….md: l10); another page names one with session=."""
-    m = re.match(rf"{LESSON_PAGES}(\d+)-", path) or SESSION.search(text)
-    return f"l{m.group(1).lstrip('l')}" if m else None
+    m = SESSION.search(text)
+    return engine.session_of(path) or (m.group(1) if m else None)
 
 
 def _tag_blocks(text: str, path: str, first: int) -> str:

@@ -135,7 +135,7 @@ def on_post_build(config) -> None:
     search_index.compact(config["site_dir"])  # after the search plugin wrote it (hooks run after plugins)
     build = engine.current.build
     if build is not None:
-        ran = sum(1 for f in build._runs.values() if f.done() and f.result().executed)
+        ran = build.executed()
         log.info(f"代码执行：{ran} 讲重新运行，共 {build.executed_seconds:.2f} s，"
                  f"页面另起 {build.reruns} 个工作进程；其余取缓存")
         build.close()

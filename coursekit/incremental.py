@@ -23,6 +23,8 @@ from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
+from coursekit.engine import session_of
+
 REFERENCE = re.compile(r'--8<--\s*"([^"]+)"|\bfile="([^"]+)"')
 STRUCTURE = ("mkdocs.yml", "overrides", "coursekit", "templates")
 
@@ -70,8 +72,8 @@ class Builder:
     def fingerprint(self, page: Path, run_keys: dict[str, str]) -> str:
         """What a page shows besides its own text: its lesson's run and the files it includes."""
         text = page.read_text(encoding="utf-8")
-        m = re.match(r"(\d+)-", page.name)
-        h = hashlib.sha256(run_keys.get(f"l{m.group(1)}", "").encode() if m else b"")
+        session = session_of(page.relative_to(self.root).as_posix())
+        h = hashlib.sha256(run_keys.get(session, "").encode() if session else b"")
         for m in REFERENCE.finditer(text):
             for ref in (m.group(1) or m.group(2)).split():
                 path = self.root / ref.split(":")[0]

@@ -16,10 +16,10 @@ def lesson_pages(root: Path) -> list[Path]:
 def check(build: engine.Build, root: Path, path: Path, text: str | None = None) -> tuple[guard.Scan, list[guard.Bound], int]:
     """(scan with its problems, bound numbers, offset of the body in the file) of one lesson page."""
     text = path.read_text(encoding="utf-8") if text is None else text
-    _, fm_lines = scan.front_matter(text)
-    offset = len("\n".join(text.split("\n")[:fm_lines])) + 1 if fm_lines else 0
-    found = guard.scan_page(path.relative_to(root).as_posix(), text[offset:], fm_lines + 1)
-    session = "l" + path.name.split("-")[0]
+    _, fm_lines, body = scan.front_matter(text)
+    offset = len(text) - len(body)
+    found = guard.scan_page(path.relative_to(root).as_posix(), body, fm_lines + 1)
+    session = engine.session_of(path.relative_to(root).as_posix())
     exprs = sorted({a.expr for a in found.annotations if a.expr})
     values = dict(zip(exprs, build.evaluate(session, exprs))) if exprs else {}
     return found, guard.bind(found, values), offset

@@ -116,7 +116,7 @@ def segments(text: str):
     return lambda offset: bisect_right(bounds, offset)
 
 
-def front_matter(text: str) -> tuple[str, int]:
-    """(the YAML front matter block, its line count) of a page file, or ('', 0)."""
+def front_matter(text: str) -> tuple[str, int, str]:
+    """(the YAML front matter, its line count, the page after it) of a page file; ('', 0, text) without."""
     m = re.match(r"---[ \t]*\n(.*?\n)---[ \t]*\n", text, re.S)
-    return (m.group(1), m.group(0).count("\n")) if m else ("", 0)
+    return (m.group(1), m.group(0).count("\n"), text[m.end():]) if m else ("", 0, text)

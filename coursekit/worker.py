@@ -26,6 +26,7 @@ import signal
 import socket
 import sys
 import traceback
+from contextlib import redirect_stdout
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -125,8 +126,6 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
         path, _, line = where.rpartition(":")
         capture = runner.Capture(settings["output_limit"])
         compiled = compile("\n" * (int(line) if line.isdigit() else 0) + code, path, "exec")
-        from contextlib import redirect_stdout
-
         with redirect_stdout(capture):
             exec(compiled, scope)
         return {"output": capture.take()}
