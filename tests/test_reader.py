@@ -23,6 +23,8 @@ ENGLISH_CHROME = ["Made with", "Permanent link", "Not found", "404 - ", "Copy to
 PROMPT = re.compile(r"\b(In|Out)\s*\[\s*\d*\s*\]:")
 # Han characters and the CJK punctuation of this site's prose (not ·, which is set with spaces).
 CJK = "\u3000-\u303f\u4e00-\u9fff\uff01-\uff5e“”‘’"
+# Material's copy button, which it adds to a code block when the block is mounted.
+COPY = 'button.md-code__button[data-md-type="copy"]'
 BROKEN = re.compile(f"[{CJK}][ \\t]*\\n[ \\t\\n]*[{CJK}]")
 
 
@@ -47,6 +49,16 @@ def nav_words() -> set[str]:
     return words
 
 
+def scroll_through(page) -> None:
+    """Open every folded block and scroll to the end half a screen at a time, as a reader does:
+    lazily mounted blocks mount."""
+    page.evaluate("""async () => {
+        document.querySelectorAll('article details').forEach(d => d.open = true);
+        for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+            scrollTo(0, y); await new Promise(r => requestAnimationFrame(() => setTimeout(r, 30))); }
+        scrollTo(0, 0); }""")
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("name", PAGES)
 def test_no_english_chrome_on_any_page(browser, base_url, name):
@@ -54,6 +66,8 @@ def test_no_english_chrome_on_any_page(browser, base_url, name):
     no English interface string, no `In [1]:` prompt and no English tooltip anywhere."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{base_url}/{PAGES[name]}")
+    scroll_through(page)  # every code block has mounted its copy button
+    assert page.locator("article pre > code").count() == page.locator(f"article pre {COPY}").count()
     body = page.locator("body").inner_text()
     for phrase in ENGLISH_CHROME:
         assert phrase not in body, (name, phrase)
@@ -288,3 +302,48 @@ def test_previous_and_next_links_name_the_lesson_not_just_its_part(built_site):
     assert 'aria-label="下一页: 第 10 讲 · 注意力 · 正文"' in html
     lesson = (built_site / "lessons/10-attention/index.html").read_text(encoding="utf-8")
     assert 'aria-label="下一页: 第 10 讲 · 注意力 · 笔记本"' in lesson
+
+
+def lesson_paths(built_site) -> list[str]:
+    found = sorted(p.parent.relative_to(built_site).as_posix() + "/" for p in built_site.glob("lessons/*/index.html")
+                   if not p.parent.name.endswith("-notebook"))
+    assert found, "no lesson page was built"
+    return found
+
+
+@pytest.mark.browser
+def test_code_below_the_fold_is_laid_out_and_mounted_only_when_it_comes_near(lesson):
+    """The lesson page's weight (scripts/bench_page.py): blocks off screen skip style and layout
+    (content-visibility) and Material mounts a code block's copy button when it comes into view
+    (content.lazy). Both must still happen for the reader who scrolls there."""
+    last = lesson.locator("article > div.highlight").last
+    code = last.locator("pre > code")
+    assert code.evaluate("c => c.checkVisibility({contentVisibilityAuto: true})") is False  # not rendered yet
+    assert last.locator(COPY).count() == 0
+    assert code.get_attribute("tabindex") == "0"  # a keyboard can reach it already (coursekit.codefocus)
+    last.scroll_into_view_if_needed()
+    last.locator(COPY).wait_for()
+    assert last.locator(COPY).get_attribute("title") == "复制"
+    assert code.evaluate("c => c.checkVisibility({contentVisibilityAuto: true})") is True
+    # once mounted, a block keeps its tab stop only if it scrolls sideways (Material's rule)
+    scroll_through(lesson)
+    states = lesson.locator("article pre > code").evaluate_all(
+        "cs => cs.filter(c => c.checkVisibility()).map(c => [c.scrollWidth > c.clientWidth, c.hasAttribute('tabindex')])")
+    assert len(states) >= 10 and all(scrolls == focusable for scrolls, focusable in states), states
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_link_to_a_late_section_lands_on_its_heading(browser, base_url, built_site, width):
+    """Blocks above a section are not laid out when a link jumps there; the heading still lands at
+    the top of the window and stays there while the blocks around it render."""
+    for path in lesson_paths(built_site):
+        page = browser.new_page(viewport={"width": width, "height": 844})
+        page.goto(f"{base_url}/{path}")
+        ids = page.locator("article h2[id]").evaluate_all("hs => hs.map(h => h.id)")
+        for target in (ids[len(ids) // 2], ids[-1]):
+            page.goto(f"{base_url}/{path}#{target}")
+            page.wait_for_timeout(500)
+            top = page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", target)
+            assert 0 <= top < 150, (path, width, target, top)
+        page.close()
