@@ -3,12 +3,13 @@ a live value, or marked as an example. The author writes each number once, with 
 right after it:
 
     现在对这一行做 Softmax，得到 a₀=[0.4011，0.1978，0.4011]{=weights[0]}。
-    约为 1.4142{=math.sqrt(2)}；比如等上 0.5 秒{示意}。
+    约为 1.4142{=math.sqrt(d_k)}；比如等上 0.5 秒{示意}。
 
 `{=expr}` binds the numbers just before it: the expression's value is flattened (a tensor, a
 shape, a list, a number) and its n values pair with the last n numbers written before the
 annotation, in reading order, within the same paragraph or displayed block. Markup, line breaks
-and `,`/`，` between them never matter. `{示意}` marks the numbers before it (back to the previous
+and `,`/`，` between them never matter. The expression must read a name from the lesson's code:
+`{=0.4011}` or `{=math.sqrt(2)}` would only repeat the number, and is refused. `{示意}` marks the numbers before it (back to the previous
 annotation) as examples no code computes. Both are removed from what the reader sees.
 
 What counts as a number a reader sees, and which of them must be bound, is in `scan_page`.
@@ -16,12 +17,16 @@ What counts as a number a reader sees, and which of them must be bound, is in `s
 
 from __future__ import annotations
 
+import ast
+import builtins
 import re
 from dataclasses import dataclass, field
 
 from coursekit import numbers, scan
 
 ANNOTATION = re.compile(r"\{(=|示意)")
+# Names an expression may use without reading anything the lesson computed.
+NOT_FROM_THE_LESSON = set(dir(builtins)) | {"math", "torch", "numpy", "np"}
 OPERATORS = set("×*·+=≈/÷−-@√^<>≤≥±")
 # Software whose version numbers a lesson may name; `name 2.13` after one of these is a version.
 SOFTWARE = ("torch|PyTorch|Python|CUDA|numpy|NumPy|MkDocs|Material|Zensical|jieba|Node(?:\\.js)?|npm|pip|"
@@ -56,6 +61,7 @@ class Annotation:
     end: int
     expr: str | None  # None: {示意}
     segment: int
+    refused: bool = False  # already reported; the numbers before it get no second message
 
 
 @dataclass
@@ -161,9 +167,24 @@ def _annotations(text: str, visible: bytes, result: Scan) -> list[Annotation]:
             found.append(Annotation(m.start(), end + 1, None, 0))
         elif not body:
             result.problems.append(Problem(result.path, result.line(m.start()), "{=} 里要写一个表达式，例如 {=weights[0]}"))
+        elif _literal(body):
+            result.problems.append(Problem(
+                result.path, result.line(m.start()),
+                f"{{={body}}} 不读代码里的任何名字，只是把数再写一遍，核对不了代码：绑定到实验文件里的名字"
+                "（例如 {=weights[0]}），示例数写 {示意}"))
+            found.append(Annotation(m.start(), end + 1, body, 0, refused=True))
         else:
             found.append(Annotation(m.start(), end + 1, body, 0))
     return found
+
+
+def _literal(expr: str) -> bool:
+    """True when `expr` reads no name of the lesson's (a syntax error is the evaluator's to report)."""
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return False
+    return not {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - NOT_FROM_THE_LESSON
 
 
 def _closing(text: str, i: int) -> int | None:
@@ -210,6 +231,9 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
         before = [t for t in result.tokens if t.segment == a.segment and floor <= t.start < a.start]
         if a.expr is None:
             taken.update(id(t) for t in _example_run(result.text, before))
+            continue
+        if a.refused:
+            taken.update(id(t) for t in before)
             continue
         answer = values.get(a.expr, {})
         if "error" in answer:

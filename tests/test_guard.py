@@ -180,6 +180,14 @@ def test_one_cause_gives_one_error():
     assert "绑定的表达式 rows 算不出来：NameError" in message
 
 
+@pytest.mark.parametrize("expr", ["0.4011", "round(0.40111, 4)", "2 / 5", "math.sqrt(2) / 3.5255"])
+def test_an_expression_that_reads_nothing_from_the_lesson_is_refused(expr):
+    """`{=0.4011}` would bind the number to itself; the page fails at the annotation's line."""
+    [message] = messages(f"第一行\n\n约为 0.4011{{={expr}}}。")
+    assert message.startswith(f"{PATH}:3: {{={expr}}} 不读代码里的任何名字"), message
+    assert messages(f"第一行\n\n约为 0.4011{{=round(row[0], 4)}}。") == []  # reading a lesson name is fine
+
+
 def test_too_few_numbers_for_the_value_says_how_many():
     [message] = messages("得到 a₀=[0.4011，0.1978]{=row}。")
     assert "前面只写了 2 个数，表达式 row 给出 3 个值" in message
