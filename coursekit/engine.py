@@ -339,6 +339,9 @@ class Build:
 
     def _run(self, session: str) -> Run:
         lesson = self.lessons[session]
+        fixed = self._fixed_print_numbers(lesson)
+        if fixed is not None:
+            return Run(lesson, "", [], fixed)
         cached = self._cached(lesson)
         if cached is not None:
             return cached
@@ -369,6 +372,23 @@ class Build:
         with self._lock:
             self.executed_seconds += run.seconds
         return run
+
+    def _fixed_print_numbers(self, lesson: Lesson) -> LessonError | None:
+        """The first number an experiment file prints as typed text instead of computing it."""
+        from coursekit import printed
+
+        for name, _ in lesson.experiments:
+            path = f"{lesson.folder}/{name}.py"
+            try:
+                source = (self.root / path).read_text(encoding="utf-8")
+                found = printed.fixed_numbers(path, source)
+            except (OSError, SyntaxError, ValueError):
+                continue  # running the file reports it, with its line
+            if found:
+                line, number, text = found[0]
+                return LessonError(f"print 的文字里写死了数 {number}（「{text.strip()}」），读者会当成代码现算的："
+                                   "改成由代码算出再打印，例如 vec(x)、num(x)、fracs(x)", (path, line))
+        return None
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
         """While the worker still holds the lesson, evaluate its page's annotations and run its

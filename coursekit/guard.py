@@ -40,7 +40,7 @@ EXEMPT = [
     re.compile(r"(?<![A-Za-z])v\d+(?:\.\d+)+"),  # v2.1
     re.compile(r"\d+(?:\.\d+)+[ \t]*版"),  # （2.13 版）
     re.compile(r"\d+(?:\.\d+)+[ \t]*小?(?:节|章)|§[ \t]*\d+(?:\.\d+)*|^#{1,6}[ \t]+\d+(?:\.\d+)*[ \t]", re.M),
-    re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z]*-\d+(?:\.\d+)?(?![\d.])"),  # UTF-8, ISO-8859, GPT-3.5
+    re.compile(r"(?<![A-Za-z])(?:[A-Z][A-Za-z]*|utf|iso|latin)-\d+(?:\.\d+)?(?![\d.])"),  # UTF-8, utf-8, GPT-3.5
     re.compile(r"(?:Ctrl|Alt|Shift|Cmd|Win)\+\d+", re.I),  # key combinations
     re.compile(r"-+8(?:<|&lt;)-+"),  # the snippet marker, written out in text
 ]

@@ -1,5 +1,7 @@
 """把数写成正文的样子。页面、交互演示和命令行都用这一个格式，所以三处看到的数一字不差。"""
 
+from fractions import Fraction
+
 
 def num(x, places: int = 4) -> str:
     """四舍五入到 places 位小数；整数不带小数点，-0 写成 0。例：0.401112 → '0.4011'，2.0 → '2'。"""
@@ -12,3 +14,13 @@ def num(x, places: int = 4) -> str:
 def vec(xs, places: int = 4) -> str:
     """一行数写成 [a, b, c]。"""
     return "[" + ", ".join(num(x, places) for x in xs) + "]"
+
+
+def frac(x, limit: int = 100) -> str:
+    """写成分母不超过 limit 的最简分数。例：0.666667 → '2/3'，1.0 → '1'。"""
+    return str(Fraction(float(x)).limit_denominator(limit))
+
+
+def fracs(xs, limit: int = 100) -> str:
+    """一行数写成分数 [a/b, c/d]。"""
+    return "[" + ", ".join(frac(x, limit) for x in xs) + "]"

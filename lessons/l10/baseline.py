@@ -2,7 +2,7 @@
 
 import torch
 
-from lessons.show import vec
+from lessons.show import fracs, vec
 
 # --8<-- [start:listing]
 # 三个位置分别带来的二维向量。
@@ -12,7 +12,7 @@ average = vectors.mean(dim=0)
 # 手工规定的比例，逐坐标加权汇总。
 ratios = torch.tensor([0.5, 0.25, 0.25])
 manual_summary = ratios @ vectors
-print("直接平均：", vec(average), "（即 [2/3, 4/3]）")
+print("直接平均：", vec(average), "（即", fracs(average) + "）")
 print("按比例", vec(ratios), "汇总：", vec(manual_summary))
 assert torch.allclose(average, torch.tensor([2 / 3, 4 / 3]))
 assert torch.equal(manual_summary, torch.tensor([0.75, 1.]))

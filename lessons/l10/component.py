@@ -21,9 +21,10 @@ assert torch.allclose(layer_result.output, output) and torch.allclose(layer_resu
 assert torch.allclose(attention(q, k, v).scores, scores)
 
 stages = attention_steps(layer_q.detach(), layer_k.detach(), layer_v.detach())
+d = layer_k.shape[-1]  # 键的维数：缩放除以 √d
 print("位置 0 的一行，逐步：")
 print("  点积 q₀·k   ", vec(stages.dots[0]))
-print("  缩放 ÷√2    ", vec(stages.scores[0]))
+print(f"  缩放 ÷√{d}    ", vec(stages.scores[0]))
 print("  指数 exp    ", vec(stages.exps[0]), " 行和", num(stages.sums[0]))
 print("  读取比例 a₀ ", vec(stages.weights[0]))
 print("  汇总 a₀ @ V ", vec(stages.output[0]))

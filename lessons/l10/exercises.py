@@ -3,7 +3,7 @@
 import torch
 
 from lessons.l10.attention_2d import k, output, q, v, weights
-from lessons.l10.intervention import changed_output, changed_weights
+from lessons.l10.intervention import changed_output, changed_v, changed_weights
 from lessons.show import num, vec
 from tinylm import attention
 
@@ -12,9 +12,10 @@ print("以下是两道改数题的答案。想先自己算，请在这里停下�
 # --8<-- [start:first]
 # 第 1 题：沿用上面的干预（第三行 V 改为 [3, 2]），看位置 1 的第 0 坐标。
 increase = (changed_output - output)[1, 0]
-print(f"位置 1 的第 0 坐标增加 {num(increase)}，即 2×{num(weights[1, 2])}")
+step = (changed_v - v)[2, 0]  # 第三行 V 的第 0 坐标改了多少
+print(f"位置 1 的第 0 坐标增加 {num(increase)}，即 {num(step)}×{num(weights[1, 2])}")
 print("注意力权重改变了吗？", not torch.allclose(changed_weights, weights))
-assert torch.isclose(increase, 2 * weights[1, 2])
+assert torch.isclose(increase, step * weights[1, 2])
 # --8<-- [end:first]
 
 # --8<-- [start:second]
