@@ -39,6 +39,9 @@ for _key, _default in {"serving": False, "notebook_errors": [], "incremental": N
 
 
 def on_startup(command: str, dirty: bool) -> None:
+    # Material's search segments Chinese with jieba, which logs four lines of its own on every build
+    # ("Building prefix dict…"); an author should see only what concerns the course.
+    logging.getLogger("jieba").setLevel(logging.WARNING)
     _state["serving"] = command == "serve"
     if _state["serving"]:
         speed.poll_sooner()

@@ -144,3 +144,12 @@ def test_zensical_fails_on_a_raising_block_naming_the_page(repo_copy):
 def test_the_run_cache_is_json_a_person_can_read(lesson11):
     record = json.loads((lesson11 / ".cache/coursekit/runs/lessons.l11.json").read_text(encoding="utf-8"))
     assert "lessons/l10/attention_2d.py" in record["deps"] and record["versions"]["python"]
+
+
+def test_a_clean_quiet_build_says_nothing(tmp_path):
+    """`mkdocs build -q` of the course prints nothing when all is well (jieba's own log is silenced),
+    so an author sees only what concerns the lesson."""
+    from tests.conftest import ROOT
+
+    result = mkdocs_build(ROOT, tmp_path / "site", "-q")
+    assert result.returncode == 0 and result.stdout + result.stderr == "", result.stdout + result.stderr
