@@ -34,7 +34,8 @@ CACHE = ROOT / ".cache/coursekit"
 
 # Kept across rebuilds: `mkdocs serve` executes this file anew for each build, coursekit.engine stays.
 _state = engine.current.hook_state
-for _key, _default in {"serving": False, "notebook_errors": [], "incremental": None, "run_keys": {}}.items():
+for _key, _default in {"serving": False, "notebook_errors": [], "incremental": None, "run_keys": {},
+                       "rebuilt": set(), "search_entries": []}.items():
     _state.setdefault(_key, _default)
 
 
@@ -50,8 +51,6 @@ def on_startup(command: str, dirty: bool) -> None:
 def on_config(config):
     engine.current.root = ROOT
     engine.current.hooks = True
-    if _state["serving"]:
-        incremental.merge_search_index(config)
     return config
 
 
@@ -60,8 +59,7 @@ def on_pre_build(config) -> None:
         engine.current.build.close()
     build = engine.current.build = engine.Build(ROOT, CACHE)
     build.prefetch()
-    if _state["serving"] and not (_state["incremental"] and _state["incremental"].dirty):
-        incremental.forget_search_index(config)
+    _state["rebuilt"] = set()  # the URLs of the pages this build renders
     _state["build"] = footer.build_info(ROOT)
 
 
@@ -117,6 +115,7 @@ def on_pre_page(page, config, files):
 
 
 def on_page_content(html: str, page, config, files) -> str:
+    _state["rebuilt"].add(page.url)
     path = page.file.src_uri
     shown = f"docs/{path}"
     problems = engine.current.pages.pop(shown, [])
@@ -135,7 +134,12 @@ def on_page_content(html: str, page, config, files) -> str:
 
 
 def on_post_build(config) -> None:
-    search_index.compact(config["site_dir"])  # after the search plugin wrote it (hooks run after plugins)
+    # after the search plugin wrote the index (hooks run after plugins)
+    if _state["serving"]:
+        dirty = _state["incremental"] is not None and _state["incremental"].dirty
+        _state["search_entries"] = incremental.merge_search_index(
+            config["site_dir"], _state["search_entries"] if dirty else None, _state["rebuilt"])
+    search_index.compact(config["site_dir"])
     build = engine.current.build
     if build is not None:
         ran = build.executed()

@@ -4,18 +4,20 @@ MkDocs rebuilds and re-renders every page on each save, so at 30 lessons a one-w
 60 pages of templates and search indexing. Under serve this module swaps in a builder that, unless
 the site's structure changed (mkdocs.yml, templates, build tooling, the set of pages), runs MkDocs'
 own dirty build: a page is rebuilt when its source is newer than its output, and also when what it
-shows changed behind it: its lesson's run, or a file it includes (`--8<--`, `file=`). Material's
-search plugin merges the rebuilt page into the previous index (its own `--dirty` support).
+shows changed behind it: its lesson's run, or a file it includes (`--8<--`, `file=`). The search
+plugin then indexes only the rebuilt pages; `merge_search_index` puts every other page's entries
+back from the previous index. (Material's own dirty merge is not used: it drops the previous
+entries of the first rebuilt page only, by URL prefix, so two rebuilt pages were indexed twice and
+a rebuilt home page, whose URL is the empty prefix, emptied the rest of the index.)
 
-Private APIs, pinned with MkDocs 1.6.1 and Material 9.8.1, tested by the serve tests:
-`LiveReloadServer.builder` is replaced (the `on_serve` event hands over the server, not a way to
-choose dirty builds), and the search plugin's `search_index_prev` is cleared before a full build
-(with dirty merging on, it would otherwise merge a full index into the previous one).
+One private API, pinned with MkDocs 1.6.1 and tested by the serve tests: `LiveReloadServer.builder`
+is replaced (the `on_serve` event hands over the server, not a way to choose dirty builds).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 from pathlib import Path
@@ -91,15 +93,16 @@ class Builder:
             self.shown[file.src_uri] = key
 
 
-def forget_search_index(config) -> None:
-    """Before a full build, the search plugin must not merge with the previous build's index."""
-    search = config.plugins.get("material/search")
-    if search is not None:
-        search.search_index_prev = None
-
-
-def merge_search_index(config) -> None:
-    """Turn on the search plugin's own merging of a dirty build into the previous index."""
-    search = config.plugins.get("material/search")
-    if search is not None:
-        search.on_startup(command="serve", dirty=True)
+def merge_search_index(site_dir: str | Path, previous: list[dict] | None, rebuilt: set[str]) -> list[dict]:
+    """Give a dirty build's search index every page: the search plugin wrote the rebuilt pages'
+    entries; add the previous index's entries of every page not rebuilt (`rebuilt` holds page URLs,
+    the home page's is ""). With `previous` None (a full build) the file is left as written.
+    Returns the whole index's entries: the next dirty build's `previous`."""
+    path = Path(site_dir) / "search/search_index.json"
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if previous is not None:
+        data["docs"] = [e for e in previous if e["location"].split("#")[0] not in rebuilt] + data["docs"]
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return data["docs"]
