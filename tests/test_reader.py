@@ -347,3 +347,66 @@ def test_a_link_to_a_late_section_lands_on_its_heading(browser, base_url, built_
             top = page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", target)
             assert 0 <= top < 150, (path, width, target, top)
         page.close()
+
+
+PAGES_WITH_CODE = ["lessons/10-attention/", "lessons/10-notebook/", "code/l10-run/", "authoring/"]  # long enough to skip some
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("path", PAGES_WITH_CODE)
+def test_a_code_block_not_yet_laid_out_already_has_its_height(browser, base_url, path, width):
+    """The height a listing has before the browser lays it out (from its line count) is the height
+    it gets once laid out: the page has its final length from the start."""
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    page.goto(f"{base_url}/{path}")
+    measure = """() => [...document.querySelectorAll('.md-content__inner > .highlight > pre')].map(
+        p => [p.getBoundingClientRect().height, p.querySelector('code').checkVisibility({contentVisibilityAuto: true})])"""
+    before = page.evaluate(measure)
+    assert any(not shown for _, shown in before), before  # some blocks are not laid out yet
+    page.add_style_tag(content=".md-content__inner pre { content-visibility: visible !important; }")
+    after = page.evaluate(measure)
+    assert all(abs(b - a) <= 1 for (b, _), (a, _) in zip(before, after)), (before, after)
+    page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 1280])
+def test_back_returns_the_reader_to_the_place_they_left(browser, base_url, width):
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    page.goto(f"{base_url}/lessons/10-attention/")
+    heading = page.locator("article h2").nth(-3)
+    heading.evaluate("h => window.scrollTo(0, h.getBoundingClientRect().top + scrollY - 100)")
+    page.wait_for_timeout(300)
+    top = heading.evaluate("h => h.getBoundingClientRect().top")
+    page.goto(f"{base_url}/setup/")
+    page.go_back()
+    page.wait_for_timeout(500)
+    assert abs(heading.evaluate("h => h.getBoundingClientRect().top") - top) <= 2
+    page.close()
+
+
+@pytest.mark.browser
+def test_tabbing_onto_a_block_not_yet_mounted_lands_on_its_copy_button(browser, base_url):
+    """Material mounts a block when Tab brings it into view: its copy button comes first, and a block
+    that needs no scrolling loses its tab stop. Focus goes to the copy button, not back to the page."""
+    page = browser.new_page(viewport={"width": 1280, "height": 844})
+    page.goto(f"{base_url}/lessons/10-attention/")
+    codes = page.locator("article > div.highlight pre > code")
+    target = next(i for i in range(codes.count() - 1, 0, -1)  # far down: a short block, not mounted yet
+                  if codes.nth(i).evaluate("c => c.textContent.split('\\n').length < 5"))
+    code = codes.nth(target)
+    assert code.evaluate("c => !c.parentElement.querySelector('.md-code__nav')")
+    # the element just before it in the tab order, then one Tab, as a keyboard reader moves
+    code.evaluate("""c => { const all = [...document.querySelectorAll('a[href], button, [tabindex="0"]')]
+        .filter(e => !e.closest('[hidden], details:not([open]) > :not(summary)'));
+        all[all.indexOf(c) - 1].focus(); }""")
+    page.keyboard.press("Tab")
+    page.wait_for_timeout(300)
+    focused = page.evaluate("""() => { const a = document.activeElement;
+        return [a.tagName, a.getAttribute('data-md-type'), a.closest('pre') && a.closest('pre').id]; }""")
+    pre = code.evaluate("c => c.parentElement.id")
+    assert focused == ["BUTTON", "copy", pre], (focused, pre)
+    page.keyboard.press("Tab")  # and on: to the block itself only if it scrolls, else past it
+    assert page.evaluate("() => document.activeElement !== document.body")
+    page.close()
