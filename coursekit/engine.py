@@ -43,9 +43,10 @@ FORMAT = 2  # bump when the cache layout changes
 class LessonError(Exception):
     """Something in a lesson's code failed; `where` is (file, line) when known."""
 
-    def __init__(self, message: str, where: tuple[str, int] | None = None) -> None:
+    def __init__(self, message: str, where: tuple[str, int] | None = None, ran: bool = True) -> None:
         super().__init__(message)
         self.where = where
+        self.ran = ran  # False: refused before it ran
 
 
 @dataclass
@@ -374,21 +375,22 @@ class Build:
         return run
 
     def _fixed_print_numbers(self, lesson: Lesson) -> LessonError | None:
-        """The first number an experiment file prints as typed text instead of computing it."""
+        """Numbers the lesson's code would print as typed text instead of computing them."""
         from coursekit import printed
 
-        for name, _ in lesson.experiments:
-            path = f"{lesson.folder}/{name}.py"
+        found = []
+        for path in sorted((self.root / lesson.folder).glob("*.py")):
+            rel = path.relative_to(self.root).as_posix()
             try:
-                source = (self.root / path).read_text(encoding="utf-8")
-                found = printed.fixed_numbers(path, source)
+                found += [(rel, t) for t in printed.fixed_numbers(rel, path.read_text(encoding="utf-8"))]
             except (OSError, SyntaxError, ValueError):
                 continue  # running the file reports it, with its line
-            if found:
-                line, number, text = found[0]
-                return LessonError(f"print 的文字里写死了数 {number}（「{text.strip()}」），读者会当成代码现算的："
-                                   "改成由代码算出再打印，例如 vec(x)、num(x)、fracs(x)", (path, line))
-        return None
+        if not found:
+            return None
+        rel, first = found[0]
+        more = f"（另有 {len(found) - 1} 处：{'、'.join(f'{r}:{t.line}' for r, t in found[1:4])}{'…' if len(found) > 4 else ''}）" \
+            if len(found) > 1 else ""
+        return LessonError(f"{rel}:{first.line} {printed.describe(first)}{more}", (rel, first.line), ran=False)
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
         """While the worker still holds the lesson, evaluate its page's annotations and run its

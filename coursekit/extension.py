@@ -191,7 +191,7 @@ def _included(root: Path, spec: str) -> tuple[str, str, int] | None:
 def _lesson_failed(state: PageState, err: engine.LessonError, path: str, line: int) -> None:
     where = f"（{err.where[0]}:{err.where[1]}）" if err.where else ""
     if not any(p.message.startswith("本讲的代码") for p in state.problems):
-        state.problems.append(guard.Problem(path, line, f"本讲的代码运行失败{where}：{err}"))
+        state.problems.append(guard.Problem(path, line, f"本讲的代码{'运行失败' if err.ran else '没有运行'}{where}：{err}"))
     state.broken = True
 
 

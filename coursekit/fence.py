@@ -20,7 +20,7 @@ import markdown_exec
 from markdown_exec import base_format
 from markupsafe import Markup
 
-from coursekit import engine, guard
+from coursekit import engine, guard, printed
 
 OURS = ("src", "file")
 
@@ -51,6 +51,14 @@ def formatter(source, language, css_class, options, md, **kwargs):
         # (raising would have markdown-exec log the whole block again, for this and every later block).
         if state.broken:
             return ""
+        try:
+            typed = printed.fixed_numbers(where, code)
+        except SyntaxError:
+            typed = []  # running it reports the error, with its line
+        if typed:
+            path, _, line = where.rpartition(":")
+            return _failed(state, where, {"type": "", "message": printed.describe(typed[0]),
+                                          "where": (path, int(line) + typed[0].line)}, "代码块没有运行")
         state.chain = engine.chain(state.chain, code)
         try:
             answer = state.build.execute(state.session, state.path, state.chain, code, where)
@@ -75,7 +83,7 @@ def _unsearched(html: str) -> str:
     return Markup(re.sub(r"<(div|figure|table)(?=[\s>])", r"<\1 data-search-exclude", html))
 
 
-def _failed(state, where: str, error: dict) -> str:
+def _failed(state, where: str, error: dict, headline: str = "代码块执行出错") -> str:
     path, _, line = where.rpartition(":")
     inner = error.get("where")
     at = ""
@@ -84,7 +92,7 @@ def _failed(state, where: str, error: dict) -> str:
     elif inner and str(inner[1]) != line:
         at = f"（第 {inner[1]} 行）"
     kind = f"{error['type']}: " if error.get("type") else ""
-    message = f"代码块执行出错{at}：{kind}{error['message']}"
+    message = f"{headline}{at}：{kind}{error['message']}"
     state.problems.append(guard.Problem(path, int(line), message))
     state.broken = True
     return message

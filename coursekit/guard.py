@@ -170,8 +170,9 @@ def _annotations(text: str, visible: bytes, result: Scan) -> list[Annotation]:
         elif _literal(body):
             result.problems.append(Problem(
                 result.path, result.line(m.start()),
-                f"{{={body}}} 不读代码里的任何名字，只是把数再写一遍，核对不了代码：绑定到实验文件里的名字"
-                "（例如 {=weights[0]}），示例数写 {示意}"))
+                f"{{={body}}} 只用到数字面量、Python 内置名字和 math/torch/numpy，不读实验代码里的量，核对不了代码："
+                "绑定到实验文件里算出的名字（例如 {=weights[0]}；常数也先在实验文件里算好并起名，如 scale = math.sqrt(d)）。"
+                "若它用到的名字是实验文件里的变量，请换个不与 Python 内置函数同名的名字"))
             found.append(Annotation(m.start(), end + 1, body, 0, refused=True))
         else:
             found.append(Annotation(m.start(), end + 1, body, 0))
@@ -179,12 +180,18 @@ def _annotations(text: str, visible: bytes, result: Scan) -> list[Annotation]:
 
 
 def _literal(expr: str) -> bool:
-    """True when `expr` reads no name of the lesson's (a syntax error is the evaluator's to report)."""
+    """True when `expr` reads no name of the lesson's (a syntax error is the evaluator's to report).
+    Names the expression binds itself (a comprehension's loop variable, `:=`, a lambda's
+    parameters) are not the lesson's either."""
     try:
         tree = ast.parse(expr, mode="eval")
     except SyntaxError:
         return False
-    return not {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - NOT_FROM_THE_LESSON
+    nodes = list(ast.walk(tree))
+    own = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    own |= {a.arg for n in nodes if isinstance(n, ast.Lambda) for a in ast.walk(n.args) if isinstance(a, ast.arg)}
+    read = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return not read - own - NOT_FROM_THE_LESSON
 
 
 def _closing(text: str, i: int) -> int | None:

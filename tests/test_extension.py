@@ -98,6 +98,15 @@ def test_a_raising_block_fails_naming_the_page_and_its_line_and_later_blocks_do_
     assert engine.current.build.executed == ["docs/lessons/99-t.md:3"]
 
 
+def test_a_page_block_that_prints_a_typed_number_fails_at_that_line_and_does_not_run(site):
+    page = 'a\n\n```python exec="1"\nx = 1\nprint("约为 0.4011")\n```\n'
+    with pytest.raises(extension.PageProblems):
+        convert(site, "99-t.md", page)
+    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    assert problem.format().startswith("docs/lessons/99-t.md:3: 代码块没有运行（第 5 行）：打印的 0.4011 是写死的（「约为 0.4011」）")
+    assert engine.current.build.executed == []
+
+
 def test_under_mkdocs_the_hooks_report_instead_of_the_extension(site):
     engine.current.hooks = True
     convert(site, "99-t.md", "比例约为 0.4011。\n")
