@@ -378,19 +378,18 @@ class Build:
         """Numbers the lesson's code would print as typed text instead of computing them."""
         from coursekit import printed
 
-        found = []
+        lines = []  # (file, the typed numbers of one line)
         for path in sorted((self.root / lesson.folder).glob("*.py")):
             rel = path.relative_to(self.root).as_posix()
             try:
-                found += [(rel, t) for t in printed.fixed_numbers(rel, path.read_text(encoding="utf-8"))]
+                lines += [(rel, line) for line in printed.by_line(printed.fixed_numbers(rel, path.read_text(encoding="utf-8")))]
             except (OSError, SyntaxError, ValueError):
                 continue  # running the file reports it, with its line
-        if not found:
+        if not lines:
             return None
-        rel, first = found[0]
-        more = f"（另有 {len(found) - 1} 处：{'、'.join(f'{r}:{t.line}' for r, t in found[1:4])}{'…' if len(found) > 4 else ''}）" \
-            if len(found) > 1 else ""
-        return LessonError(f"{rel}:{first.line} {printed.describe(first)}{more}", (rel, first.line), ran=False)
+        (rel, first), others = lines[0], [f"{r}:{line[0].line}" for r, line in lines[1:]]
+        more = f"（另有 {len(others)} 行：{'、'.join(others[:3])}{'…' if len(others) > 3 else ''}）" if others else ""
+        return LessonError(printed.describe(first) + more, (rel, first[0].line), ran=False)
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
         """While the worker still holds the lesson, evaluate its page's annotations and run its

@@ -57,7 +57,7 @@ def formatter(source, language, css_class, options, md, **kwargs):
             typed = []  # running it reports the error, with its line
         if typed:
             path, _, line = where.rpartition(":")
-            return _failed(state, where, {"type": "", "message": printed.describe(typed[0]),
+            return _failed(state, where, {"type": "", "message": printed.describe(printed.by_line(typed)[0]),
                                           "where": (path, int(line) + typed[0].line)}, "代码块没有运行")
         state.chain = engine.chain(state.chain, code)
         try:

@@ -124,8 +124,16 @@ def fixed_numbers(path: str, source: str) -> list[Typed]:
     return sorted(found, key=lambda t: t.line)
 
 
-def describe(typed: Typed) -> str:
-    """The guard's words for one typed number (the caller puts the file and line in front)."""
-    shown = typed.shown if len(typed.shown) <= 40 else typed.shown[:39] + "…"
-    return (f"打印的 {typed.number} 是写死的（「{shown}」），读者会当成代码现算的："
+def by_line(found: list[Typed]) -> list[list[Typed]]:
+    """The typed numbers grouped by the line they are on, in order."""
+    groups: dict[int, list[Typed]] = {}
+    for t in found:
+        groups.setdefault(t.line, []).append(t)
+    return list(groups.values())
+
+
+def describe(line: list[Typed]) -> str:
+    """The guard's words for the typed numbers of one line (the caller names the file and line)."""
+    shown = line[0].shown if len(line[0].shown) <= 40 else line[0].shown[:39] + "…"
+    return (f"打印的 {'、'.join(t.number for t in line)} 是写死的（「{shown}」），读者会当成代码现算的："
             "改成由代码算出再打印，例如 num(x)、vec(x)、fracs(x)；只是举例的数，在这行末尾注明 # 示意")

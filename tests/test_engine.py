@@ -94,7 +94,7 @@ def test_independent_lessons_run_at_the_same_time(root, tmp_path):
     ("print('x' * 200_000)\n", "打印超过 100000 个字符的上限", 1),
     ("open('docs/made-by-a-lesson.md', 'w').write('x')\n", "不能写入受监视的源文件夹", 1),
     ("x = 1\nwhile True:\n    x += 1\n", "超过时间上限 2 秒", 3),
-    ("x = 2 / 3\nprint('约', round(x, 4), '（即 2/3）')\n", "lessons/l70/bad.py:2 打印的 2/3 是写死的（「（即 2/3）」）", 2),
+    ("x = 2 / 3\nprint('约', round(x, 4), '（即 2/3）')\n", "打印的 2/3 是写死的（「（即 2/3）」）", 2),
 ])
 def test_every_failure_is_one_error_naming_file_and_line(root, code, message, line):
     lesson(root, 70, {"bad": code}, TIME_LIMIT=2)
@@ -122,3 +122,12 @@ def test_a_page_block_cannot_leak_into_the_next_build(root):
         assert clean == {"output": "tensor([0.5000, 0.5000])\n"}
     finally:
         build.close()
+
+
+def test_typed_numbers_in_several_places_name_the_first_and_count_the_rest_without_running(root):
+    lesson(root, 71, {"a": "print('约 0.5，即 1/2')\nprint('ok')\n", "b": "print('又是 0.25')\n"})
+    run = runs(root, ["l71"])["l71"]
+    assert run.error is not None and not run.error.ran and not run.executed
+    assert run.error.where == ("lessons/l71/a.py", 1)
+    assert str(run.error).startswith("打印的 0.5、1/2 是写死的（「约 0.5，即 1/2」）")
+    assert str(run.error).endswith("（另有 1 行：lessons/l71/b.py:1）")
