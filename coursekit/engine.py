@@ -403,7 +403,7 @@ class Build:
         text = page.read_text(encoding="utf-8")
         _, fm_lines, body = scan.front_matter(text)
         try:
-            exprs = sorted({a.expr for a in guard.scan_page(rel, body).annotations if a.expr})
+            exprs = guard.scan_page(rel, body).expressions
             if exprs:
                 self.evaluate(run.lesson.session, exprs, worker=worker, run=run)
             def runs_here(f) -> bool:

@@ -117,7 +117,7 @@ class GuardPreprocessor(Preprocessor):
 def _check(state: PageState, path: str, text: str, first: int, strip: bool = True) -> str:
     """Check one piece of Markdown (a page, an included file, a title); return what the reader gets."""
     found = guard.scan_page(path, text, first)
-    exprs = sorted({a.expr for a in found.annotations if a.expr})
+    exprs = found.expressions
     values: dict[str, dict] = {}
     if exprs and state.broken:
         values = None  # the lesson's code failed: that is the one error, not every binding

@@ -104,6 +104,11 @@ class Scan:
     def line(self, offset: int) -> int:
         return self.first_line + self.text.count("\n", 0, offset)
 
+    @property
+    def expressions(self) -> list[str]:
+        """The annotations' expressions to evaluate, each once (not {示意}, not a refused one)."""
+        return sorted({a.expr for a in self.annotations if a.expr and not a.refused})
+
     def context(self, start: int, end: int, pad: int = 12) -> str:
         """The written text around [start, end) on its line, as the reader sees it (no annotations)."""
         line_start = self.text.rfind("\n", 0, start) + 1

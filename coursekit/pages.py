@@ -20,7 +20,7 @@ def check(build: engine.Build, root: Path, path: Path, text: str | None = None) 
     offset = len(text) - len(body)
     found = guard.scan_page(path.relative_to(root).as_posix(), body, fm_lines + 1)
     session = engine.session_of(path.relative_to(root).as_posix())
-    exprs = sorted({a.expr for a in found.annotations if a.expr})
+    exprs = found.expressions
     values = dict(zip(exprs, build.evaluate(session, exprs))) if exprs else {}
     return found, guard.bind(found, values), offset
 

@@ -28,7 +28,7 @@ NS = {
 
 def check(text: str, ns: dict = NS) -> tuple[list[guard.Problem], list[guard.Bound]]:
     found = guard.scan_page(PATH, text)
-    values = {a.expr: evaluate(a.expr, dict(ns)) for a in found.annotations if a.expr}
+    values = {e: evaluate(e, dict(ns)) for e in found.expressions}
     bound = guard.bind(found, values)
     return found.problems, bound
 
