@@ -134,12 +134,15 @@ def on_page_content(html: str, page, config, files) -> str:
 
 
 def on_post_build(config) -> None:
-    # after the search plugin wrote the index (hooks run after plugins)
-    if _state["serving"]:
+    # after the search plugin wrote the index (hooks run after plugins); under serve, made whole
+    # after a dirty build and kept as the next one's previous index
+    def whole(entries: list[dict]) -> list[dict]:
         dirty = _state["incremental"] is not None and _state["incremental"].dirty
         _state["search_entries"] = incremental.merge_search_index(
-            config["site_dir"], _state["search_entries"] if dirty else None, _state["rebuilt"])
-    search_index.compact(config["site_dir"])
+            entries, _state["search_entries"] if dirty else None, _state["rebuilt"])
+        return _state["search_entries"]
+
+    search_index.compact(config["site_dir"], whole if _state["serving"] else None)
     build = engine.current.build
     if build is not None:
         ran = build.executed()

@@ -17,7 +17,6 @@ is replaced (the `on_serve` event hands over the server, not a way to choose dir
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import re
 from pathlib import Path
@@ -93,16 +92,10 @@ class Builder:
             self.shown[file.src_uri] = key
 
 
-def merge_search_index(site_dir: str | Path, previous: list[dict] | None, rebuilt: set[str]) -> list[dict]:
-    """Give a dirty build's search index every page: the search plugin wrote the rebuilt pages'
-    entries; add the previous index's entries of every page not rebuilt (`rebuilt` holds page URLs,
-    the home page's is ""). With `previous` None (a full build) the file is left as written.
-    Returns the whole index's entries: the next dirty build's `previous`."""
-    path = Path(site_dir) / "search/search_index.json"
-    if not path.exists():
-        return []
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if previous is not None:
-        data["docs"] = [e for e in previous if e["location"].split("#")[0] not in rebuilt] + data["docs"]
-        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    return data["docs"]
+def merge_search_index(entries: list[dict], previous: list[dict] | None, rebuilt: set[str]) -> list[dict]:
+    """A dirty build's search entries made whole: the search plugin indexed only the rebuilt pages;
+    add the previous index's entries of every page not rebuilt (`rebuilt` holds page URLs, the home
+    page's is ""). With `previous` None (a full build) the entries are whole already."""
+    if previous is None:
+        return entries
+    return [e for e in previous if e["location"].split("#")[0] not in rebuilt] + entries

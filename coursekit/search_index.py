@@ -10,15 +10,20 @@ Run it after the search plugin has written the index (the hooks' on_post_build d
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 
-def compact(site_dir: str | Path) -> int:
-    """Rewrite the index as UTF-8 JSON; its size in bytes afterwards (0 when there is no index)."""
+def compact(site_dir: str | Path, entries: Callable[[list[dict]], list[dict]] | None = None) -> int:
+    """Rewrite the index as UTF-8 JSON, its entries first passed through `entries` when given (serve
+    merges a dirty build's entries with the previous ones: coursekit/incremental.py); its size in
+    bytes afterwards (0 when there is no index)."""
     path = Path(site_dir) / "search/search_index.json"
     if not path.exists():
         return 0
     data = json.loads(path.read_text(encoding="utf-8"))
+    if entries is not None:
+        data["docs"] = entries(data["docs"])
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     path.write_text(text, encoding="utf-8")
     return len(text.encode("utf-8"))
