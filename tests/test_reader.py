@@ -91,15 +91,17 @@ def test_the_404_page_is_chinese_and_titled(built_site):
     assert "找不到这一页（404）" in html and "Not found" not in html
 
 
-def notebook_paths(built_site) -> list[str]:
-    found = sorted(p.parent.relative_to(built_site).as_posix() + "/" for p in built_site.glob("lessons/*-notebook/index.html"))
-    assert found, "no notebook page was built"
+def lesson_paths(built_site, notebooks: bool = False) -> list[str]:
+    """The built lessons' pages (`lessons/10-attention/`), or their notebook pages."""
+    found = sorted(p.parent.relative_to(built_site).as_posix() + "/" for p in built_site.glob("lessons/*/index.html")
+                   if p.parent.name.endswith("-notebook") == notebooks)
+    assert found, f"no {'notebook' if notebooks else 'lesson'} page was built"
     return found
 
 
 @pytest.mark.browser
 def test_every_notebook_toc_link_lands_on_a_heading(browser, base_url, built_site):
-    for path in notebook_paths(built_site):
+    for path in lesson_paths(built_site, notebooks=True):
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{base_url}/{path}")
         links = page.locator(".md-sidebar--secondary nav.md-nav--secondary a.md-nav__link")
@@ -123,7 +125,7 @@ def test_every_notebook_toc_link_lands_on_a_heading(browser, base_url, built_sit
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_notebook_pages_read_like_the_site_on_a_phone(browser, base_url, built_site, scheme):
-    for path in notebook_paths(built_site):
+    for path in lesson_paths(built_site, notebooks=True):
         number = re.match(r"lessons/0*(\d+)-notebook/", path).group(1)
         page = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme=scheme)
         page.goto(f"{base_url}/{path}")
@@ -302,13 +304,6 @@ def test_previous_and_next_links_name_the_lesson_not_just_its_part(built_site):
     assert 'aria-label="下一页: 第 10 讲 · 注意力 · 正文"' in html
     lesson = (built_site / "lessons/10-attention/index.html").read_text(encoding="utf-8")
     assert 'aria-label="下一页: 第 10 讲 · 注意力 · 笔记本"' in lesson
-
-
-def lesson_paths(built_site) -> list[str]:
-    found = sorted(p.parent.relative_to(built_site).as_posix() + "/" for p in built_site.glob("lessons/*/index.html")
-                   if not p.parent.name.endswith("-notebook"))
-    assert found, "no lesson page was built"
-    return found
 
 
 @pytest.mark.browser
