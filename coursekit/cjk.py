@@ -99,11 +99,6 @@ class CjkLineJoin(Treeprocessor):
 
 
 class CjkExtension(Extension):
-    def __init__(self, **kwargs):
-        # mkdocs.yml puts the repository on the import path through this (unused) option's value
-        self.config = {"import_path": [None, "set by mkdocs.yml while it is read; not used here"]}
-        super().__init__(**kwargs)
-
     def extendMarkdown(self, md) -> None:
         # after inline markup is parsed (priority 20), before the tree is serialised
         md.treeprocessors.register(CjkLineJoin(md), "cjk_line_join", 5)
