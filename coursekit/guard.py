@@ -219,10 +219,15 @@ def _closing(text: str, i: int) -> int | None:
     return None
 
 
+def always_a_claim(token: str) -> bool:
+    """Decimals, fractions, percentages and scientific notation: a claim wherever they are written."""
+    return re.search(r"[./%eE]", token.lstrip("-−")) is not None
+
+
 def _claim(shown: str, m: re.Match) -> bool:
     token = m.group(0)
-    if re.search(r"[./%eE]", token.lstrip("-−")):
-        return True  # decimals, fractions, percentages, scientific notation
+    if always_a_claim(token):
+        return True
     left = shown[: m.start()].rstrip(" \t")
     right = shown[m.end() :].lstrip(" \t")
     if (left and left[-1] in OPERATORS) or (right and right[0] in OPERATORS):

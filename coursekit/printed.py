@@ -27,7 +27,6 @@ from coursekit import guard
 # Replacement fields of the two older templates: `"%.4f" % x` and `"{:.4f}".format(x)`.
 _PERCENT = re.compile(r"%%|%(?:\([^)]*\))?[-+ #0]*(?:\d+|\*)?(?:\.\d+)?[diouxXeEfFgGcrsa]")
 _BRACES = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
-_DECIMAL = re.compile(r"[./%eE]")  # what makes a written number a claim, integers aside
 EXAMPLE = "# 示意"
 
 
@@ -113,7 +112,7 @@ def fixed_numbers(path: str, source: str) -> list[Typed]:
         for arg in [*call.args, *(k.value for k in call.keywords)]:
             for line, text in _texts(arg):
                 for token in guard.scan_page(path, text).tokens:
-                    if _DECIMAL.search(token.text.lstrip("-−")):
+                    if guard.always_a_claim(token.text):
                         where = line + text.count("\n", 0, token.start)
                         start = text.rfind("\n", 0, token.start) + 1
                         end = text.find("\n", token.end)
