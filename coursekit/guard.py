@@ -70,6 +70,7 @@ class Problem:
     line: int
     message: str
     text: str = ""  # written prose to highlight on the served page
+    kind: str = "drift"  # what happened: "drift" (numbers), "code" (code failed), "listing" (a shown listing changed)
 
     def format(self) -> str:
         return f"{self.path}:{self.line}: {self.message}"
