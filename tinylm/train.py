@@ -28,15 +28,16 @@ def last_position_loss(model, inputs, targets):
     return F.cross_entropy(logits, targets)
 
 
-def train(model, inputs, targets, steps=200, lr=0.05):
+def train(model, inputs, targets, steps=200, lr=0.05, loss_fn=last_position_loss):
     """全批训练：每步用全部样本算一次损失、反向、更新参数。没有随机抽样，结果只取决于初始参数。
 
+    loss_fn 默认只看最后位置；第 11 讲传入 every_position_loss，让每个位置都预测下一字。
     返回每一步的损失。
     """
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     losses = []
     for _ in range(steps):
-        loss = last_position_loss(model, inputs, targets)
+        loss = loss_fn(model, inputs, targets)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -1,0 +1,43 @@
+"""shortcut：不加掩码，让每个位置都预测下一字。训练损失降到了下限以下，因为模型读到了后文里的答案。"""
+
+import torch
+
+from lessons.l11.every_position import floor, inputs, targets, vocab
+
+# --8<-- [start:train]
+from lessons.show import num, vec
+from tinylm import AttentionModel, every_position_loss, position_losses, train
+
+
+def train_every_position(model_class):
+    """与第 10 讲相同的种子、步数、学习率和 float64；只是每个位置都算损失。"""
+    torch.manual_seed(0)
+    model = model_class(len(vocab), d_model=16).double()
+    losses = train(model, inputs, targets, steps=100, lr=0.01, loss_fn=every_position_loss)
+    return model, losses
+
+
+open_model, open_losses = train_every_position(AttentionModel)  # 第 10 讲的模型：不加掩码
+open_by_position = position_losses(open_model, inputs, targets)
+print("不加掩码，训练 100 步后的平均损失：", num(open_losses[-1]))
+print("各位置的损失：", vec(open_by_position))
+print("只看前文的下限：", vec(floor))
+# 低于下限的位置：只看前文做不到，模型一定读了后文。
+below = [t for t in range(len(floor)) if open_by_position[t] < floor[t] - 0.01]
+print("低于下限的位置：", below)
+assert below
+# --8<-- [end:train]
+
+# --8<-- [start:peek]
+sentence = "早上，小丁喜欢"
+peek_at = sentence.index("小")  # 位置 3 的“小”：它要预测的下一字是“丁”
+answer = vocab.index[sentence[peek_at + 1]]
+with torch.no_grad():
+    open_weights = open_model.attn(open_model.embed(vocab.encode(sentence))).weights  # [位置, 位置]
+    with_later = torch.softmax(open_model(vocab.encode(sentence))[peek_at], dim=-1)[answer]
+    without_later = torch.softmax(open_model(vocab.encode(sentence[: peek_at + 1]))[-1], dim=-1)[answer]
+print(f"“小”（位置 {peek_at}）的读取比例：", vec(open_weights[peek_at]))
+print(f"读到整句时，P(丁) = {num(with_later)}；只给“{sentence[: peek_at + 1]}”时，P(丁) = {num(without_later)}")
+# 后文在的时候它几乎确定；后文不在（生成时就是这样），它几乎不会说“丁”。
+assert with_later > 0.5 > 0.1 > without_later
+# --8<-- [end:peek]
