@@ -22,7 +22,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit import engine, guard, scan
+from coursekit import engine, guard, scan, shown
 
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
@@ -53,6 +53,7 @@ class PageState:
     bound: list[guard.Bound] = field(default_factory=list)
     chain: str = ""
     broken: bool = False  # a block failed: later blocks of the page are not run (one cause, one error)
+    shown: list[shown.Shown] = field(default_factory=list)  # what code put on the page (coursekit.shown)
 
 
 class _Pages:
@@ -222,6 +223,8 @@ class ReportTreeprocessor(Treeprocessor):
             state.build.done_with(state.session)
         if state.owns_build:
             state.build.close()
+        if state.session and state.path.startswith(LESSON_PAGES) and not state.broken:
+            state.problems += shown.finish(state.root, state.path, state.shown)
         problems = sorted(state.problems, key=lambda p: (p.path != state.path, p.path, p.line))
         engine.current.pages[state.path] = problems
         if problems and not engine.current.hooks:
