@@ -20,7 +20,7 @@ import markdown_exec
 from markdown_exec import base_format
 from markupsafe import Markup
 
-from coursekit import engine, guard, printed
+from coursekit import engine, guard, printed, shown
 
 OURS = ("src", "file")
 
@@ -68,7 +68,20 @@ def formatter(source, language, css_class, options, md, **kwargs):
             return _failed(state, where, answer["error"])
         return answer["output"]
 
-    return _unsearched(base_format(language="python", run=run, code=source, md=md, **options))
+    printed_out: list[str] = []
+
+    def shown_run(code: str, **kw) -> str:
+        printed_out.append(run(code, **kw))
+        return printed_out[-1]
+
+    html = base_format(language="python", run=shown_run, code=source, md=md, **options)
+    _record(state, where, shown.EXECUTED, source, "".join(printed_out))
+    return _unsearched(html)
+
+
+def _record(state, where: str, block: str, code: str, output: str) -> None:
+    """What this block shows, for the page's reviewed record (coursekit.shown)."""
+    state.shown.append(shown.Shown(int(where.rpartition(":")[2] or 1), block, code, output))
 
 
 def _unsearched(html: str) -> str:
@@ -133,15 +146,17 @@ def _listing(state, spec: str, where: str, md, options):
             result = run.file(path)
             if result is not None:
                 output += result.output(lines)
-    shown = "\n\n".join(code for _, code, _ in parts)
+    code = "\n\n".join(code for _, code, _ in parts)
+    if not state.broken:
+        _record(state, where, spec, code, output)
     extra = options.setdefault("extra", {})
     if "title" not in extra and len({p for p, _, _ in parts}) == 1:
         extra["title"] = parts[0][0]
-    return base_format(language="python", run=lambda code, **_: output, code=shown, md=md, **options)
+    return base_format(language="python", run=lambda _code, **_: output, code=code, md=md, **options)
 
 
 def _plain_listing(spec: str, md, options, state):
     root = state.root if state is not None else Path.cwd()
-    shown = "\n\n".join(code for _, code, _ in sections(spec, root))
+    code = "\n\n".join(code for _, code, _ in sections(spec, root))
     options["source"], options["result"] = options.get("source") or "above", ""
-    return base_format(language="python", run=lambda code, **_: "", code=shown, md=md, **options)
+    return base_format(language="python", run=lambda code, **_: "", code=code, md=md, **options)
