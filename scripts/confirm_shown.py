@@ -71,11 +71,14 @@ def main(argv: list[str] | None = None) -> int:
 def _changes(old: str | None, new: str) -> str:
     if old is None:
         return f"新记录，{len(json.loads(new)['shown'])} 个块"
+    def blocks(text: str) -> dict[str, dict]:
+        return {shown.Shown(0, e["block"], e["code"], e["output"]).key: e for e in json.loads(text)["shown"]}
+
     try:
-        before = {(e["block"], e["code"]): e for e in json.loads(old)["shown"]}
+        before = blocks(old)
     except (ValueError, KeyError, TypeError):
         return "旧记录读不了，已重写"
-    after = {(e["block"], e["code"]): e for e in json.loads(new)["shown"]}
+    after = blocks(new)
     changed = sum(1 for k, e in after.items() if k in before and before[k] != e)
     return f"新增 {len(after.keys() - before.keys())} 个，变了 {changed} 个，去掉 {len(before.keys() - after.keys())} 个"
 
