@@ -96,16 +96,16 @@ def compare(root: Path, page: str, shown: list[Shown]) -> list[guard.Problem]:
     for now in shown:
         was = next((r for r in unmatched if r.key == now.key), None)
         if was is None:
-            problems.append(guard.Problem(page, now.line, f"新的{_name(now)}还没有确认：{confirm}", kind="listing"))
+            problems.append(guard.Problem(page, now.line, f"{_name(now)}是新的，还没有确认：{confirm}", kind="listing"))
             continue
         unmatched.remove(was)
-        for part, old, new in (("代码", was.code, now.code), ("打印的内容", was.output, now.output)):
+        for part, old, new in (("代码", was.code, now.code), ("输出", was.output, now.output)):
             if old != new:
                 problems.append(guard.Problem(
-                    page, now.line, f"已发布页面上的{_name(now)}，{part}变了（{difference(old, new)}）：{confirm}",
+                    page, now.line, f"{_name(now)}的{part}与确认过的记录不同（{difference(old, new)}）：{confirm}",
                     kind="listing"))
     for gone in unmatched:
-        problems.append(guard.Problem(page, 1, f"{_name(gone)}已不在页面上（记录在 {rel}）：{confirm}", kind="listing"))
+        problems.append(guard.Problem(page, 1, f"{_name(gone)}已不在页面上（记录在 {rel} 里）：{confirm}", kind="listing"))
     return problems
 
 
@@ -113,7 +113,7 @@ def _name(s: Shown) -> str:
     if s.block == EXECUTED:
         first = next((line for line in s.code.split("\n") if line.strip()), "")
         return f"执行的代码块「{first.strip()[:40]}」"
-    return f"代码清单 {s.block}"
+    return f"代码清单 {s.block} "
 
 
 def difference(old: str, new: str) -> str:

@@ -37,8 +37,8 @@ def test_a_page_that_shows_what_was_reviewed_has_no_problem(tmp_path):
 
 
 @pytest.mark.parametrize("change, words", [
-    ({"code": "x = 1\nprint(x + 2)"}, ["代码变了", "第 2 行「print(x + 1)」→「print(x + 2)」"]),
-    ({"output": "3\n"}, ["打印的内容变了", "第 1 行「2」→「3」"]),
+    ({"code": "x = 1\nprint(x + 2)"}, ["代码与确认过的记录不同", "第 2 行「print(x + 1)」→「print(x + 2)」"]),
+    ({"output": "3\n"}, ["输出与确认过的记录不同", "第 1 行「2」→「3」"]),
 ])
 def test_a_changed_listing_is_named_at_its_line_with_the_change_and_the_command(tmp_path, change, words):
     _record(tmp_path, [LISTING])
@@ -54,8 +54,8 @@ def test_new_gone_and_unrecorded_blocks_are_reported(tmp_path):
     assert "还没有确认过的清单记录 lessons/l97/reviewed.json" in shown.compare(tmp_path, PAGE, [LISTING])[0].message
     _record(tmp_path, [LISTING])
     new = shown.compare(tmp_path, PAGE, [FIGURE])
-    assert len(new) == 2 and "新的执行的代码块「print(figure(x))」还没有确认" in new[0].message
-    assert "代码清单 lessons/l97/demo.py:listing已不在页面上" in new[1].message
+    assert len(new) == 2 and "执行的代码块「print(figure(x))」是新的，还没有确认" in new[0].message
+    assert "代码清单 lessons/l97/demo.py:listing 已不在页面上" in new[1].message
     (tmp_path / "lessons/l97" / shown.RECORD).write_text("{", encoding="utf-8")
     [broken] = shown.compare(tmp_path, PAGE, [LISTING])
     assert broken.path == "lessons/l97/reviewed.json" and "清单记录读不了" in broken.message
@@ -89,7 +89,7 @@ def test_shared_code_changing_under_a_lesson_fails_until_confirmed(tmp_path, les
 
     failed = mkdocs_build(repo, tmp_path / "site")
     assert failed.returncode != 0
-    assert re.search(rf"{re.escape(lesson.page)}:{line}: 已发布页面上的代码清单 {re.escape(path)}:{section}，代码变了"
+    assert re.search(rf"{re.escape(lesson.page)}:{line}: 代码清单 {re.escape(path)}:{section} 的代码与确认过的记录不同"
                      r"（第 \d+ 行「[^」]*」→「# 以后的一讲加了一行」", failed.stdout + failed.stderr), failed.stderr
 
     confirm = subprocess.run([sys.executable, "scripts/confirm_shown.py", lesson.page], cwd=repo,

@@ -3,7 +3,7 @@
 import torch
 
 from lessons.l11.every_position import floor, inputs, targets, vocab
-from lessons.l11.shortcut import open_losses, open_model, train_every_position
+from lessons.l11.shortcut import next_char_chances, open_losses, open_model, peek_at, print_chances, sentence, train_every_position
 
 # --8<-- [start:train]
 from lessons.show import num, vec
@@ -20,17 +20,12 @@ assert all(masked_by_position[t] >= floor[t] - 1e-6 for t in range(len(floor)))
 # --8<-- [end:train]
 
 # --8<-- [start:prefix]
-sentence = "早上，小丁喜欢"
+masked_chances = next_char_chances(masked_model, sentence)
+print_chances(masked_chances, sentence)
+# 有掩码时，一个位置只看自己和前文：后文在不在，概率一模一样。
+assert torch.allclose(masked_chances[:, 0], masked_chances[:, 1])
 with torch.no_grad():
-    whole = masked_model(vocab.encode(sentence))  # [位置, 词表]：读整句时每个位置的打分
-    # 每个位置只给它自己和前文，重算一遍：有掩码时，后文在不在都一样。
-    prefixes = torch.stack([masked_model(vocab.encode(sentence[: t + 1]))[-1] for t in range(len(sentence))])
-    open_whole = open_model(vocab.encode(sentence))
-    open_prefixes = torch.stack([open_model(vocab.encode(sentence[: t + 1]))[-1] for t in range(len(sentence))])
-print("加上掩码：读整句与只读前文，打分最多差", num((whole - prefixes).abs().max()))
-print("不加掩码：读整句与只读前文，打分最多差", num((open_whole - open_prefixes).abs().max()))
-assert torch.allclose(whole, prefixes)
-guess = torch.softmax(prefixes[sentence.index("小")], dim=-1)  # 只读到“早上，小”：下一个是谁？
+    guess = torch.softmax(masked_model(vocab.encode(sentence[: peek_at + 1]))[-1], dim=-1)  # 只读到“早上，小”
 names = [vocab.index[c] for c in "丁周王李"]
 print("读到“早上，小”，下一字是丁、周、王、李的概率：", vec(guess[names]))
 # --8<-- [end:prefix]
