@@ -28,6 +28,15 @@ ANNOTATION = re.compile(r"\{(=|示意)")
 # Names an expression may use without reading anything the lesson computed.
 NOT_FROM_THE_LESSON = set(dir(builtins)) | {"math", "torch", "numpy", "np"}
 OPERATORS = set("×*·+=≈/÷−-@√^<>≤≥±")
+# Arithmetic joining a number to a letter (位置 i+1, t−1, n-1, d/2) writes a formula, not a value.
+ARITHMETIC = set("×*·+/÷−-^")
+LETTER_BEFORE = re.compile(r"[A-Za-zα-ωΑ-Ω][A-Za-z0-9_₀-₉ᵢⱼₖₗₘₙₜ'′]*[)）]*$")
+LETTER_AFTER = re.compile(r"[√(（]*[A-Za-zα-ωΑ-Ω]")
+# Ordinals name a place, they state no value: 第 10 讲, 第08讲, 位置 1、2, 第 -1 个, step 100.
+ORDINAL_WORD = re.compile(r"(?:第|位置|序号|编号|(?<![A-Za-z])(?i:position|row|column|step|epoch|lesson))[ \t*_]*$")
+ORDINAL_UNIT = re.compile(r"[ \t*_]*(?:讲|行|列|题|步|个|项|位|层|次|章|节|轮|句|种|坐标|维)")
+ORDINAL_JOIN = re.compile(r"[ \t*_]*(?:[、~～\-–—和与或及到至]|以及)[ \t*_]*")
+INTEGER = re.compile(r"[-−]?\d+")
 # Software whose version numbers a lesson may name; `name 2.13` after one of these is a version.
 SOFTWARE = ("torch|PyTorch|Python|CUDA|numpy|NumPy|MkDocs|Material|Zensical|jieba|Node(?:\\.js)?|npm|pip|"
             "Chromium|Chrome|Lighthouse|markdown-exec|Debian|Ubuntu|tinylm|Playwright|Jupyter|JupyterLab|GPT")
@@ -53,6 +62,8 @@ class Token:
     text: str
     claim: bool  # must be bound or marked when it stands in prose
     segment: int
+    ordinal: str = ""  # as written (位置 1, 第 3 行) when it is an ordinal: never bound unless annotated right after
+    follows: bool = False  # an ordinal continuing the one before it (the 2 of 位置 1、2)
 
 
 @dataclass
@@ -145,13 +156,20 @@ def scan_page(path: str, text: str, first_line: int = 1) -> Scan:
     for m in re.finditer(r"(!?\[)[^\[\]\n]*(\])(?=[(\[])", norm):  # a link's brackets are markup, not a vector
         for k in (*range(m.start(1), m.end(1)), m.start(2)):
             chars[k] = " "
-    shown = "".join(chars)
+    shown, where = scan.unescaped(text, "".join(chars))  # 2\.13 reads 2.13; `where` maps back to `text`
     exempt = [(m.start(), m.end()) for p in EXEMPT for m in p.finditer(shown)]
     segments = scan.segments(text)
+    previous_end = 0  # in `shown`, of the number before
     for m in numbers.NUMBER_RE.finditer(shown):
         if any(s <= m.start() and m.end() <= e for s, e in exempt):
             continue
-        result.tokens.append(Token(m.start(), m.end(), text[m.start() : m.end()], _claim(shown, m), segments(m.start())))
+        start, end = where[m.start()], where[m.end() - 1] + 1
+        segment = segments(start)
+        previous = result.tokens[-1] if result.tokens else None
+        ordinal, follows = _ordinal(shown, m, previous, previous_end, segment)
+        written = "".join(text[where[k]] for k in range(m.start(), m.end()))
+        result.tokens.append(Token(start, end, written, not ordinal and _claim(shown, m), segment, ordinal, follows))
+        previous_end = m.end()
     for a in result.annotations:
         a.segment = segments(a.start)
     return result
@@ -225,12 +243,44 @@ def always_a_claim(token: str) -> bool:
     return re.search(r"[./%eE]", token.lstrip("-−")) is not None
 
 
+def claims(text: str) -> list[Token]:
+    """The numbers in `text` that must be bound, as the guard reads them on a page. A page title has
+    no room for an annotation, so the guard fails a title holding one (scripts/new_lesson.py refuses it)."""
+    return [t for t in scan_page("", text).tokens if t.claim]
+
+
+def _ordinal(shown: str, m: re.Match, previous: Token | None, previous_end: int, segment: int) -> tuple[str, bool]:
+    """(the ordinal as written, whether it continues the one before) for an integer that names a
+    place (第 3 行, 位置 1, and the 2 of 位置 1、2); ('', False) for any other number."""
+    if not INTEGER.fullmatch(m.group(0)):
+        return "", False
+    word = ORDINAL_WORD.search(shown, max(0, m.start() - 40), m.start())
+    if word:
+        unit = ORDINAL_UNIT.match(shown, m.end())
+        end = unit.end() if unit else m.end()
+        return " ".join(shown[word.start() : end].replace("*", " ").replace("_", " ").split()), False
+    right = shown[m.end() :].lstrip(" \t")
+    if (previous and previous.ordinal and previous.segment == segment and ORDINAL_JOIN.fullmatch(shown, previous_end, m.start())
+            and not (right and right[0] in OPERATORS)):
+        return m.group(0), True
+    return "", False
+
+
+def _letter_arithmetic(left: str, right: str) -> bool:
+    """A number joined by arithmetic to a letter: part of a formula (i+1, t−1, 2×d), not a value."""
+    if left and left[-1] in ARITHMETIC and LETTER_BEFORE.search(left[:-1].rstrip(" \t")):
+        return True
+    return bool(right and right[0] in ARITHMETIC and LETTER_AFTER.match(right[1:].lstrip(" \t")))
+
+
 def _claim(shown: str, m: re.Match) -> bool:
     token = m.group(0)
     if always_a_claim(token):
         return True
     left = shown[: m.start()].rstrip(" \t")
     right = shown[m.end() :].lstrip(" \t")
+    if _letter_arithmetic(left, right):
+        return False
     if (left and left[-1] in OPERATORS) or (right and right[0] in OPERATORS):
         return True  # in an equation or a hand calculation
     line_start = shown.rfind("\n\n", 0, m.start()) + 1
@@ -246,7 +296,8 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
     for a in result.annotations:
         floor = previous_end.get(a.segment, -1)
         previous_end[a.segment] = a.end
-        before = [t for t in result.tokens if t.segment == a.segment and floor <= t.start < a.start]
+        near = [t for t in result.tokens if t.segment == a.segment and floor <= t.start < a.start]
+        before = _pairable(result, near, a)
         if a.expr is None:
             taken.update(id(t) for t in _example_run(result.text, before))
             continue
@@ -263,9 +314,13 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
         if len(live) > len(before) or not live:
             shown = result.context(before[0].start if before else a.start, a.start)
             why = next((n for n in (_split_note(result, t) for t in before) if n), "")
+            ordinals = [t.ordinal for t in near if t.ordinal and t not in before]
+            if ordinals:
+                why = f"；{'、'.join(ordinals)} 是序数，不算在内{why}"
             result.problems.append(Problem(
                 result.path, result.line(a.start),
-                f"「{shown}」前面只写了 {len(before)} 个数，表达式 {a.expr} 给出 {len(live)} 个值{why}", shown))
+                f"「{shown}」前面只写了 {len(before)} 个数{_listed(before)}，表达式 {a.expr} 给出 {len(live)} 个值{why}",
+                shown))
             taken.update(id(t) for t in before)
             continue
         for token, value in zip(before[len(before) - len(live):], live):
@@ -288,6 +343,28 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
                 f"绑定现算值，或写 {{示意}} 标为示例{note}", t.text))
     result.problems.sort(key=lambda p: p.line)
     return bound
+
+
+def _pairable(result: Scan, near: list[Token], a: Annotation) -> list[Token]:
+    """The numbers before annotation `a` that its values may pair with: never an ordinal, unless
+    the annotation stands right after it (位置 4{=i}; with the ordinals listed with it, 位置 1、2{=ij})."""
+    own: list[Token] = []
+    if near and near[-1].ordinal and re.fullmatch(r"[\s*_]*", result.text[near[-1].end : a.start]):
+        i = len(near) - 1
+        while near[i].follows and i > 0 and near[i - 1].ordinal:
+            i -= 1
+        own = near[i:]
+    return [t for t in near if not t.ordinal or t in own]
+
+
+def _listed(tokens: list[Token], most: int = 10) -> str:
+    """（0.7071、-inf、…）: the numbers read, as written; the middle of a long run elided."""
+    if not tokens:
+        return ""
+    texts = [t.text for t in tokens]
+    if len(texts) > most:
+        texts = texts[: most // 2] + ["…"] + texts[-(most // 2) :]
+    return f"（{'、'.join(texts)}）"
 
 
 def _example_run(text: str, before: list[Token]) -> list[Token]:

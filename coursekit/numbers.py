@@ -1,12 +1,16 @@
 """Numbers as a reader sees them, and whether a written number agrees with a live value.
 
-Forms: 3, -2, −0.5, 0.4011, .1987, 2e-1, 40%, 2/3, with ASCII or full-width digits and points.
+Forms: 3, -2, −0.5, 0.4011, .1987, 2e-1, 40%, 2/3, with ASCII or full-width digits and points;
+and the values a float holds beyond numbers, as torch prints them or as a reader writes them:
+inf, -inf, −∞, ∞, +∞, nan, NaN (a word that merely starts so, info, infer, Infinity, nano, is no number).
 A decimal agrees within half a unit of its last written digit (0.4011 means 0.40105…0.40115);
-integers and fractions are exact; a percentage is read as a proportion (40% is 0.4).
+integers and fractions are exact; a percentage is read as a proportion (40% is 0.4); an infinity
+agrees only with the same infinity, nan only with nan.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 from numbers import Number
@@ -16,9 +20,10 @@ _WIDE = str.maketrans("０１２３４５６７８９．％－＋＝／", "01234
 
 NUMBER_RE = re.compile(
     r"(?<![0-9A-Za-z_])(?<!(?<!\.)\.)"  # not inside a name (q0, v1.2); '...0.5' is fine
-    r"(?:[-−](?=\.?\d))?"
+    r"(?:(?:[-−](?=\.?\d))?"
     r"(?:\d+/\d+(?![\d.])|(?:\d+\.\d+|(?<!\.)\.\d+|\d+)(?:[eE][-+]?\d+)?%?)"
     r"(?=(?:ms|s|x|k|K|M|G|KB|MB|GB)?(?![0-9A-Za-z_]))"  # 0.8s, 3x, 1.5k: a unit may follow
+    r"|[-−+]?(?:∞|(?:inf|nan|NaN)(?![0-9A-Za-z_])))"  # -inf, −∞, nan; not info, infer, nano
 )
 EXACT = 1e-6  # integers and fractions are exact claims (up to float32 noise)
 
@@ -27,9 +32,18 @@ def normalize(text: str) -> str:
     return text.translate(_WIDE)
 
 
+def special(token: str) -> bool:
+    """An infinity or nan, not a number of digits."""
+    return normalize(token).lstrip("+-−") in ("∞", "inf", "nan", "NaN")
+
+
 def parse(token: str) -> float:
     """The value a written token stands for."""
     token = normalize(token).replace("−", "-")
+    if special(token):
+        if token.lstrip("+-") in ("nan", "NaN"):
+            return math.nan
+        return -math.inf if token.startswith("-") else math.inf
     if token.endswith("%"):
         return parse(token[:-1]) / 100
     if "/" in token:
@@ -39,6 +53,8 @@ def parse(token: str) -> float:
 
 def places(token: str) -> int | None:
     """Decimal places written (in the mantissa, as a proportion for percentages); None: exact."""
+    if special(token):
+        return None
     t = normalize(token).replace("−", "-").lower()
     scale = 2 if t.endswith("%") else 0
     t = t.rstrip("%")
@@ -51,6 +67,8 @@ def places(token: str) -> int | None:
 
 
 def tolerance(token: str) -> float:
+    if special(token):
+        return 0.0
     p = places(token)
     if p is None:
         return EXACT * max(1.0, abs(parse(token)))
@@ -58,12 +76,25 @@ def tolerance(token: str) -> float:
 
 
 def agrees(token: str, live: float) -> bool:
-    return abs(parse(token) - live) <= tolerance(token)
+    written = parse(token)
+    if math.isnan(written) or math.isnan(live):
+        return math.isnan(written) and math.isnan(live)
+    if math.isinf(written) or math.isinf(live):
+        return written == live
+    return abs(written - live) <= tolerance(token)
 
 
 def rewrite(token: str, live: float) -> str | None:
-    """`live` written the way `token` is (same places, percent, minus sign); None if it can't be."""
+    """`live` written the way `token` is (same places, percent, minus sign); None if it can't be.
+    An infinity or nan is written as torch prints it (inf, -inf, nan), or as ∞ / NaN if `token` was."""
     t = normalize(token)
+    if not math.isfinite(live):
+        if math.isnan(live):
+            return "NaN" if "NaN" in t else "nan"
+        infinity = "∞" if "∞" in t else "inf"
+        if live < 0:
+            return ("−" if "−" in t else "-") + infinity
+        return ("+" if t.startswith("+") else "") + infinity
     if "/" in t or "e" in t.lower():
         return None
     minus = "−" if "−" in t else "-"

@@ -104,6 +104,30 @@ def visible_mask(text: str) -> bytearray:
     return seen
 
 
+# What a backslash escapes in the Markdown this site is written in (Python-Markdown's set, with the
+# tables extension's |): `2\.13` shows 2.13. In a code block a backslash is a backslash.
+ESCAPABLE = set("\\`*_{}[]()>#+-.!|")
+
+
+def unescaped(text: str, shown: str) -> tuple[str, list[int]]:
+    """`shown` (a view of `text`, one character for one) without the backslashes of Markdown escapes
+    outside code blocks, as the reader reads it; and for each of its characters, and its end, the
+    offset in `text`."""
+    if "\\" not in shown:
+        return shown, list(range(len(shown) + 1))
+    starts = line_starts(text)
+    literal = [(starts[f.start - 1], starts[f.end - 1] if f.end - 1 < len(starts) else len(text)) for f in fences(text)]
+    out, where, i = [], [], 0
+    while i < len(shown):
+        if (shown[i] == "\\" and i + 1 < len(shown) and shown[i + 1] == text[i + 1] in ESCAPABLE
+                and not any(a <= i < b for a, b in literal)):
+            i += 1
+        out.append(shown[i])
+        where.append(i)
+        i += 1
+    return "".join(out), where + [len(shown)]
+
+
 def segments(text: str):
     """offset -> the paragraph or displayed block it belongs to (annotations bind within one)."""
     bounds = [m.end() for m in re.finditer(r"\n[ \t]*\n", text)]

@@ -1,10 +1,14 @@
 """把数写成正文的样子。页面、交互演示和命令行都用这一个格式，所以三处看到的数一字不差。"""
 
+import math
 from fractions import Fraction
 
 
 def num(x, places: int = 4) -> str:
-    """四舍五入到 places 位小数；整数不带小数点，-0 写成 0。例：0.401112 → '0.4011'，2.0 → '2'。"""
+    """四舍五入到 places 位小数；整数不带小数点，-0 写成 0。例：0.401112 → '0.4011'，2.0 → '2'。
+    无穷大和非数照 torch 的写法：inf、-inf、nan（掩码把得分设成 -inf）。"""
+    if not math.isfinite(float(x)):
+        return str(float(x))  # 'inf'、'-inf'、'nan'
     r = round(float(x), places)
     if r == int(r):
         return str(int(r))
@@ -17,7 +21,9 @@ def vec(xs, places: int = 4) -> str:
 
 
 def frac(x, limit: int = 100) -> str:
-    """写成分母不超过 limit 的最简分数。例：0.666667 → '2/3'，1.0 → '1'。"""
+    """写成分母不超过 limit 的最简分数。例：0.666667 → '2/3'，1.0 → '1'；inf、-inf、nan 照写。"""
+    if not math.isfinite(float(x)):
+        return str(float(x))
     return str(Fraction(float(x)).limit_denominator(limit))
 
 

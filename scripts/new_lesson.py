@@ -27,13 +27,15 @@ NAV_MARKER = "# 新的一讲由 scripts/new_lesson.py 加在这一行上面"
 INDEX_MARKER = "<!-- 新的一讲由 scripts/new_lesson.py 加在上面这张表的末尾 -->"
 PLACEHOLDERS = re.compile(r"lNN|NN-SLUG|NN|SLUG|TITLE")
 MAX_TITLE = 60
-# Decimals and fractions in a lesson's prose must be bound to live values (the drift guard): a title
-# holding one would fail the build. The guard's own pattern, if coursekit is importable.
+# A number the drift guard requires bound (a decimal, a fraction, a percentage, an integer in a vector
+# or an equation) fails the build in a page title, where no annotation can follow it. The title is
+# checked with the guard's own rule; without coursekit there is no such check, so no lesson is made.
+sys.path.insert(0, str(ROOT))
 try:
-    sys.path.insert(0, str(ROOT))
-    from coursekit.numbers import NON_INTEGER_RE
-except ImportError:  # pragma: no cover
-    NON_INTEGER_RE = re.compile(r"(?<![0-9A-Za-z_.])[-−]?(?:\d+/\d+(?![\d.])|\d+\.\d+)")
+    from coursekit import guard
+except ImportError as err:
+    sys.exit(f"没有写入任何文件：检查标题要用数字守卫（coursekit.guard），它导入不了（{err}）。"
+             "请在仓库根目录运行 python -m pip install -r requirements.txt")
 finally:
     sys.path.remove(str(ROOT))
 
@@ -56,9 +58,13 @@ def check_arguments(number: str, slug: str, title: str) -> str:
         raise Refused(f"标题只能是一行看得见的文字，其中有换行或控制字符：{', '.join(f'U+{ord(c):04X}' for c in odd)}")
     if len(title) > MAX_TITLE:
         raise Refused(f"标题最长 {MAX_TITLE} 个字符，这个有 {len(title)} 个")
-    found = NON_INTEGER_RE.search(title)
+    if guard.ANNOTATION.search(title):
+        raise Refused("标题里不写 {=…} 或 {示意}：标题里的数无从绑定，读者会看到标注本身")
+    # as the reader reads it, as the page's front matter and its heading write it
+    found = next((c for form in (title, html_text(title), markdown_text(title)) if (c := [t.text for t in guard.claims(form)])), [])
     if found:
-        raise Refused(f"标题里不要写小数或分数（{found.group(0)}）：正文的每个小数都要绑定到代码现算的值，标题里无从绑定")
+        raise Refused(f"标题里不要写要核对的数（{'、'.join(found)}）：小数、分数、百分数，以及向量、"
+                      "形状、算式里的整数，在正文里都要绑定到代码现算的值，标题里无从绑定")
     return title
 
 

@@ -25,6 +25,7 @@ from tests.conftest import ROOT
     ('print(f"  缩放 ÷√{d}  {x:.4f} {y!r:>10}", format(p, ".1%"), "%.2f%%" % q)', []),
     ('print("zero_weights[0] =", vec(w), f"{w.sum(dim=-1)=}", "k[0:2]", "每行和 = 1", "3×3 矩阵")', []),
     ('print("位置 0 的一行", "训练 100 步", "第 10 讲", "utf-8", f"{num(step)}×{num(w)}")', []),
+    ('print("掩码后", vec(s), num(-math.inf), float("-inf"), math.nan, "设为 -inf，不是 nan")', []),
     ('print("步骤 1/3")  # 示意', []),  # examples say so, as {示意} does in prose
     ('print("调试 0.5", file=sys.stderr)', []),  # not on the page
     ('label = "0.4011"\nlog("0.4011")', []),  # only what a print call itself shows is read
