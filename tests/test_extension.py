@@ -8,7 +8,7 @@ from pathlib import Path
 import markdown
 import pytest
 
-from coursekit import engine, extension, fence
+from coursekit import engine, extension, fence, shown
 from coursekit.worker import evaluate
 from tests.test_guard import NS
 
@@ -42,6 +42,8 @@ def site(tmp_path, monkeypatch):
     """A docs/ tree and the engine state a build would set, restored afterwards."""
     (tmp_path / "docs/lessons").mkdir(parents=True)
     monkeypatch.setattr(engine, "current", engine.Current(build=StandIn(), root=tmp_path, hooks=False))
+    # Not about the reviewed record (tests/test_shown.py is): convert as confirm_shown.py's build does.
+    monkeypatch.setenv(shown.CONFIRMING, "1")
     return tmp_path
 
 
