@@ -2,6 +2,7 @@
 
     python scripts/bound_numbers.py          # list: file:line, written, live value, expression
     python scripts/bound_numbers.py --fix    # rewrite drifted numbers at their written precision
+    python scripts/bound_numbers.py docs/lessons/11-masking.md   # only the pages named
 
 With --fix a number written `0.5` whose live value is 0.4011 becomes `0.4`; `5.0526` with live
 value 5.05623 becomes `5.0562`. It prints each change and exits non-zero if a drifted number could
@@ -22,12 +23,18 @@ from coursekit import engine, guard, numbers, pages  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("pages", nargs="*", help="lesson pages (default: every lesson page)")
     parser.add_argument("--fix", action="store_true", help="rewrite drifted numbers in the Markdown")
     args = parser.parse_args()
+    every = pages.lesson_pages(ROOT)
+    chosen = [(ROOT / p).resolve() for p in args.pages] or every
+    unknown = [p for p, c in zip(args.pages, chosen) if c not in every]
+    if unknown:
+        parser.error(f"不是讲义页（docs/lessons/NN-slug.md）：{', '.join(unknown)}")
     build = engine.Build(ROOT)
     left = 0
     try:
-        for path in pages.lesson_pages(ROOT):
+        for path in chosen:
             found, bound, offset = pages.check(build, ROOT, path)
             rel = path.relative_to(ROOT).as_posix()
             if not args.fix:
