@@ -1,10 +1,11 @@
-"""Start lesson NN from the template: its page, its companion package, its place in the nav and on the home page.
+"""Start lesson NN from the template: its page, its companion package, its place in the nav.
 
-    python scripts/new_lesson.py 11 masking "掩码：不许偷看后文"
+    python scripts/new_lesson.py 11 masking "掩码：不许偷看后文" "给读取比例加上因果掩码，每个位置只读自己和前文"
 
-Writes docs/lessons/NN-SLUG.md and lessons/lNN/ from templates/lesson/, adds the lesson (page and
-notebook) to the nav in mkdocs.yml above the marker line, and a row to the home page's 课程目录
-above its marker. Everything is checked first (the number, the slug, the title; the filled-in
+Writes docs/lessons/NN-SLUG.md and lessons/lNN/ from templates/lesson/ (the summary goes into
+lessons/lNN/__init__.py as SUMMARY) and adds the lesson (page and notebook) to the nav in mkdocs.yml
+above the marker line. The home page's 课程目录 is not written here: the build makes it from each
+lesson's title and SUMMARY (coursekit/crossref.py). Everything is checked first (the number, the slug, the title, the summary; the filled-in
 Python compiles, the page's front matter and mkdocs.yml still parse to what was meant), so a
 refusal writes nothing; a failure while writing undoes what was written. Never overwrites a file.
 """
@@ -24,8 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "templates/lesson"
 NAV_MARKER = "# 新的一讲由 scripts/new_lesson.py 加在这一行上面"
-INDEX_MARKER = "<!-- 新的一讲由 scripts/new_lesson.py 加在上面这张表的末尾 -->"
-PLACEHOLDERS = re.compile(r"lNN|NN-SLUG|NN|SLUG|TITLE")
+PLACEHOLDERS = re.compile(r"LESSON_SUMMARY|lNN|NN-SLUG|NN|SLUG|TITLE")
 MAX_TITLE = 60
 # A number the drift guard requires bound (a decimal, a fraction, a percentage, an integer in a vector
 # or an equation) fails the build in a page title, where no annotation can follow it. The title is
@@ -118,22 +118,46 @@ def fill_markdown(template: str, values: dict[str, str], title: str) -> str:
     return "\n".join([*lines[:body_from], body])
 
 
-def plan_files(root: Path, number: str, slug: str, title: str) -> dict[Path, str]:
-    values = {"lNN": f"l{number}", "NN-SLUG": f"{number}-{slug}", "NN": number, "SLUG": slug}
+def check_summary(summary: str | None) -> str:
+    """The one-line summary to use (trimmed), or Refused: the build's own rule (coursekit.crossref)."""
+    from coursekit import crossref
+
+    if summary is None or not summary.strip():
+        raise Refused("要写一句话简介（第四个参数），说这一讲做什么，如 \"给读取比例加上因果掩码，每个位置只读自己和前文\"；"
+                      "首页的课程目录显示它，没有它构建会失败")
+    reason = crossref.summary_problem(summary)
+    if reason:
+        raise Refused(f"一句话简介{reason}")
+    return summary.strip()
+
+
+def plan_files(root: Path, number: str, slug: str, title: str, summary: str = "") -> dict[Path, str]:
+    values = {"lNN": f"l{number}", "NN-SLUG": f"{number}-{slug}", "NN": number, "SLUG": slug,
+              "LESSON_SUMMARY": markdown_text(summary)}
     plan = {}
     for src in sorted(p for p in TEMPLATE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         rel = fill(src.relative_to(TEMPLATE).as_posix(), {**values, "TITLE": "TITLE"})
         text = src.read_text(encoding="utf-8")
         if src.suffix == ".py":
-            text = fill(text, {**values, "TITLE": python_string_body(title)})
+            text = fill(text, {**values, "TITLE": python_string_body(title), "LESSON_SUMMARY": python_string_body(summary)})
             check_python(rel, text, title if "TITLE" in src.read_text(encoding="utf-8") else None)
+            if "LESSON_SUMMARY" in src.read_text(encoding="utf-8"):
+                check_summary_written(rel, text, summary)
         elif src.suffix == ".md":
             text = fill_markdown(text, values, title)
             check_front_matter(rel, text)
         else:
-            text = fill(text, {**values, "TITLE": title})
+            text = fill(text, {**values, "TITLE": title, "LESSON_SUMMARY": summary})
         plan[root / rel] = text
     return plan
+
+
+def check_summary_written(rel: str, text: str, summary: str) -> None:
+    """The build reads SUMMARY from the file as written (coursekit.crossref): it must read back."""
+    from coursekit import crossref
+
+    if crossref.summary_in(text)[0] != summary:
+        raise Refused(f"{rel}：一句话简介没有原样写进 {crossref.SUMMARY_NAME}")
 
 
 def check_python(rel: str, text: str, title: str | None) -> None:
@@ -191,22 +215,7 @@ def plan_nav(root: Path, number: str, slug: str, title: str) -> str:
     return new
 
 
-def plan_index(root: Path, number: str, slug: str, title: str) -> str:
-    index = (root / "docs/index.md").read_text(encoding="utf-8")
-    lines = index.split("\n")
-    at = next((i for i, line in enumerate(lines) if line.strip() == INDEX_MARKER), None)
-    if at is None:
-        raise Refused(f"docs/index.md 里找不到课程目录的标记行：{INDEX_MARKER}")
-    last = at - 1
-    while last >= 0 and not lines[last].strip():
-        last -= 1
-    if last < 0 or not lines[last].startswith("|"):
-        raise Refused("docs/index.md：标记行上面应当是课程目录的表格")
-    row = f"| 第 {int(number)} 讲 | [{markdown_text(title)}](lessons/{number}-{slug}.md) | （待补充：这一讲做什么） |"
-    return "\n".join(lines[: last + 1] + [row] + lines[last + 1 :])
-
-
-def plan(root: Path, number: str, slug: str, title: str) -> tuple[dict[Path, str], dict[Path, str]]:
+def plan(root: Path, number: str, slug: str, title: str, summary: str | None = None) -> tuple[dict[Path, str], dict[Path, str]]:
     """(new files, changed files) with their full text; Refused if anything is wrong."""
     title = check_arguments(number, slug, title)
     taken = sorted(p.relative_to(root).as_posix() for p in [
@@ -217,8 +226,9 @@ def plan(root: Path, number: str, slug: str, title: str) -> tuple[dict[Path, str
         raise Refused(f"第 {number} 讲已经有了：{', '.join(taken)}。换一个讲次，或者先删掉它们")
     if existing:
         raise Refused(f"已存在，不覆盖：{', '.join(existing)}")
-    changed = {root / "mkdocs.yml": plan_nav(root, number, slug, title),
-               root / "docs/index.md": plan_index(root, number, slug, title)}
+    summary = check_summary(summary)
+    new = plan_files(root, number, slug, title, summary)
+    changed = {root / "mkdocs.yml": plan_nav(root, number, slug, title)}
     return new, changed
 
 
@@ -253,8 +263,8 @@ def write(new: dict[Path, str], changed: dict[Path, str]) -> None:
         raise
 
 
-def new_lesson(root: Path, number: str, slug: str, title: str) -> list[Path]:
-    new, changed = plan(root, number, slug, title)
+def new_lesson(root: Path, number: str, slug: str, title: str, summary: str | None = None) -> list[Path]:
+    new, changed = plan(root, number, slug, title, summary)
     write(new, changed)
     return [*new, *changed]
 
@@ -264,15 +274,17 @@ def main() -> int:
     parser.add_argument("number", help="两位讲次，如 11")
     parser.add_argument("slug", help="页面文件名的一部分，如 masking")
     parser.add_argument("title", help="标题，如 “掩码：不许偷看后文”")
+    parser.add_argument("summary", nargs="?", help="一句话简介（首页的课程目录显示它），如 “给读取比例加上因果掩码，每个位置只读自己和前文”")
     args = parser.parse_args()
     try:
-        paths = new_lesson(ROOT, args.number, args.slug, args.title)
+        paths = new_lesson(ROOT, args.number, args.slug, args.title, args.summary)
     except Refused as err:
         print(f"没有写入任何文件：{err}", file=sys.stderr)
         return 1
     for path in paths:
         print(f"写入 {path.relative_to(ROOT)}")
-    print(f"已加入 mkdocs.yml 的 nav 和首页的课程目录。下一步：python -m lessons.l{args.number}，然后 mkdocs serve。")
+    print(f"已加入 mkdocs.yml 的 nav；首页的课程目录在构建时按标题和 lessons/l{args.number}/__init__.py 的 SUMMARY 生成。"
+          f"下一步：python -m lessons.l{args.number}，然后 mkdocs serve。")
     return 0
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from coursekit import crossref
 from tests.conftest import ROOT
 
 
@@ -47,10 +48,41 @@ def test_search_segments_chinese_so_words_like_query_vector_are_findable(built_s
     assert {"注意力", "查询", "向量", "Softmax"} <= words
 
 
-def test_the_home_page_lists_lesson_10(built_site):
+def site_url(lesson) -> str:
+    """docs/lessons/10-attention.md -> lessons/10-attention/"""
+    return lesson.path.removeprefix("docs/").removesuffix(".md") + "/"
+
+
+def test_the_home_page_lists_every_lesson_with_its_own_title_and_summary(built_site):
     soup = BeautifulSoup((built_site / "index.html").read_text(encoding="utf-8"), "html.parser")
-    link = soup.select_one('article a[href="lessons/10-attention/"]')
-    assert link is not None and "注意力" in link.get_text()
+    rows = [[td.get_text() for td in tr.select("td")] for tr in soup.select("article table tbody tr")]
+    found = crossref.lessons(ROOT)
+    assert found and rows == [[f"第 {n} 讲", lesson.short_title, lesson.summary] for n, lesson in found.items()]
+    assert [a["href"] for a in soup.select("article table a")] == [site_url(lesson) for lesson in found.values()]
+    assert "待补充" not in soup.get_text()
+
+
+def test_each_lesson_page_links_the_lessons_before_and_after_it(built_site):
+    found = list(crossref.lessons(ROOT).values())
+    for i, lesson in enumerate(found):
+        soup = BeautifulSoup((built_site / site_url(lesson) / "index.html").read_text(encoding="utf-8"), "html.parser")
+        links = {a["rel"][0]: a for a in soup.select("article nav.tl-lessons a")}
+        expected = {"prev": found[i - 1] if i else None, "next": found[i + 1] if i + 1 < len(found) else None}
+        for rel, other in expected.items():
+            if other is None:
+                assert rel not in links, (lesson.path, rel)
+            else:
+                assert links[rel]["href"] == "../" + site_url(other).removeprefix("lessons/"), (lesson.path, rel)
+                assert links[rel].get_text() == other.title
+
+
+def test_references_to_other_lessons_lead_to_pages_that_exist_and_never_to_the_page_itself(built_site):
+    for lesson in crossref.lessons(ROOT).values():
+        page = built_site / site_url(lesson)
+        soup = BeautifulSoup((page / "index.html").read_text(encoding="utf-8"), "html.parser")
+        for a in soup.select("article a.tl-xref"):
+            target = (page / a["href"]).resolve()
+            assert (target / "index.html").is_file() and target != page.resolve(), (lesson.path, a)
 
 
 def test_pinned_requirements_use_double_equals_and_the_cpu_torch():
