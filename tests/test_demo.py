@@ -1,9 +1,13 @@
 """The step-through demo and the live exercises, in a real browser, against tinylm's own numbers.
 
-Every lesson page whose built page embeds a demo or an exercise is tested, each of its widgets, from
-the data the page embeds (recomputed by tinylm here). A page of this file's own, built from the same
-`embed(...)` with a causal mask, tests the masked path whether or not a lesson embeds one yet. A
-lesson may name edits for its exercise widget to be checked on, beside the example and random edits:
+Each test runs on every lesson page that has what it tests (a widget, a demo, an exercise, a mask, a
+demo in a folded block), decided at collection from the page's Markdown (`CourseLesson.embeds`,
+`embeds_masked`, `folds`), each of its widgets, from the data the page embeds (recomputed by tinylm
+here); no test is skipped. A page of this file's own, built from the same `embed(...)` with a causal
+mask in a folded block, has every feature, so each test runs whether or not a lesson has it yet. A
+test compares, feature by feature, the built pages with the pages the tests were generated for: a
+source check that misses a page (or claims one) fails there. A lesson may name edits for its exercise
+widget to be checked on, beside the example and random edits:
 `WIDGET_CASES = [(name, q0 or None, v2 or None), ...]` in its package (`lessons/lNN/__init__.py`).
 """
 
@@ -13,21 +17,42 @@ import importlib
 import json
 import math
 import re
+from html.parser import HTMLParser
 
 import pytest
 import torch
 
 from coursekit.demo import embed, golden_cases, steps
 from lessons.show import num
-from tests.conftest import ROOT
+from tests.conftest import LESSONS
 from tinylm import causal_mask
 
 in_browser = pytest.mark.browser
 NAMES = {"dot": "点积", "scale": "缩放 ÷√d", "mask": "掩码", "softmax": "Softmax", "sum": "汇总"}
 NUMBER = re.compile(r"(?<![\d.])(?:−∞|-?\d+(?:\.\d+)?)")
 HIDDEN = "（挡住）"  # what a screen reader hears in a masked cell, besides its number
-FIXTURE = "fixture.html"  # this file's own page, beside the home page
-LESSONS = [f"lessons/{p.stem}/" for p in sorted((ROOT / "docs/lessons").glob("[0-9][0-9]-*.md"))]
+FIXTURE = "fixture.html"  # this file's own page, beside the home page; it has every feature below
+BY_URL = {lesson.url: lesson for lesson in LESSONS}
+
+# What a test needs a page to have, read from a lesson's Markdown at collection.
+FEATURES = {
+    "widget": lambda lesson: lesson.embeds("demo") or lesson.embeds("exercise"),
+    "demo": lambda lesson: lesson.embeds("demo"),
+    "exercise": lambda lesson: lesson.embeds("exercise"),
+    "mask": lambda lesson: lesson.embeds_masked("demo") or lesson.embeds_masked("exercise"),
+    "folded": lambda lesson: lesson.folds("demo"),
+}
+
+
+def pages_with(feature: str) -> list:
+    """The lesson pages whose Markdown has the feature, and the fixture page, as `path` params."""
+    return ([pytest.param(lesson.url, id=lesson.id) for lesson in LESSONS if FEATURES[feature](lesson)]
+            + [pytest.param(FIXTURE, id="fixture")])
+
+
+def on(feature: str):
+    """Run the test on each page that has the feature (the `path` fixture, and `page` with it)."""
+    return pytest.mark.parametrize("path", pages_with(feature), indirect=True)
 
 # The fixture page's example: four positions, two features, a causal mask (row 0 reads only itself).
 FX_Q = torch.tensor([[1., 0.], [0., 1.], [1., 1.], [0.5, -1.]])
@@ -115,6 +140,33 @@ def widgets(page, kind: str) -> list[Widget]:
     return [Widget(root, page) for root in page.locator(f".tl-{kind}[data-attention]").all()]
 
 
+class Features(HTMLParser):
+    """The features of a built page, read from its HTML as the browser gets it."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.found, self.details = set(), []  # the open flag of each <details> around this point
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "details":
+            self.details.append("open" in attrs)
+        classes = (attrs.get("class") or "").split()
+        kinds = [kind for kind in ("demo", "exercise") if f"tl-{kind}" in classes]
+        if kinds and attrs.get("data-attention") is not None:
+            self.found |= {"widget", kinds[0]}
+            if "mask" in strict_json(attrs["data-attention"]):
+                self.found.add("mask")
+            if kinds[0] == "demo" and self.details and not self.details[-1]:
+                self.found.add("folded")
+
+    def handle_endtag(self, tag):
+        if tag == "details" and self.details:
+            self.details.pop()
+
+
 # ---------------------------------------------------------------- the pages under test
 
 def fixture_page(built_site, dest) -> None:
@@ -142,13 +194,19 @@ def fixture_page(built_site, dest) -> None:
 
 
 @pytest.fixture(scope="session")
-def pages_url(built_site, tmp_path_factory):
-    """The built site, with this file's own page beside its home page, on a local port."""
-    from coursekit.harness import serve
-
+def fixture_site(built_site, tmp_path_factory):
+    """The built site, with this file's own page beside its home page."""
     root = tmp_path_factory.mktemp("demo") / "site"
     fixture_page(built_site, root)
-    with serve(root) as url:
+    return root
+
+
+@pytest.fixture(scope="session")
+def pages_url(fixture_site):
+    """The built site with the fixture page, on a local port."""
+    from coursekit.harness import serve
+
+    with serve(fixture_site) as url:
         yield url
 
 
@@ -157,11 +215,9 @@ def built_html(built_site, path: str) -> str:
     return file.read_text(encoding="utf-8") if file.exists() else ""
 
 
-@pytest.fixture(params=LESSONS + [FIXTURE])
-def path(request, built_site):
-    """Each lesson page whose built page embeds a demo or an exercise, and the fixture page."""
-    if request.param != FIXTURE and 'data-attention="' not in built_html(built_site, request.param):
-        pytest.skip(f"{request.param} 没有嵌入演示或改数练习")
+@pytest.fixture
+def path(request):
+    """The page under test: a test says which with `@on(feature)`."""
     return request.param
 
 
@@ -178,20 +234,18 @@ def page(browser, pages_url, path):
 
 
 @pytest.fixture
-def demos(page):
+def demos(page, path):
     found = widgets(page, "demo")
-    if not found:
-        pytest.skip("这一页没有逐步演示")
+    assert found, f"{path}：源文件嵌入了逐步演示，页面上却没有"
     for demo in found:
         demo.open()
     return found
 
 
 @pytest.fixture
-def exercises(page):
+def exercises(page, path):
     found = widgets(page, "exercise")
-    if not found:
-        pytest.skip("这一页没有改数练习")
+    assert found, f"{path}：源文件嵌入了改数练习，页面上却没有"
     for ex in found:
         ex.open()
     return found
@@ -201,20 +255,26 @@ def lesson_cases(path: str) -> list:
     """The edits a lesson names for its exercise widget (WIDGET_CASES in its package), if any."""
     if path == FIXTURE:
         return FX_CASES
-    number = re.match(r"lessons/(\d+)-", path)[1]
-    try:
-        package = importlib.import_module(f"lessons.l{number}")
-    except ModuleNotFoundError:
-        return []
-    return list(getattr(package, "WIDGET_CASES", []))
+    return list(getattr(importlib.import_module(BY_URL[path].package), "WIDGET_CASES", []))
 
 
 # ---------------------------------------------------------------- the embedded data
 
-def test_every_built_page_with_a_widget_is_tested(built_site):
-    with_widget = {str(p.parent.relative_to(built_site)) + "/" for p in built_site.rglob("*.html")
-                   if 'data-attention="' in p.read_text(encoding="utf-8")}
-    assert with_widget <= set(LESSONS), with_widget - set(LESSONS)
+@pytest.fixture(scope="session")
+def built_features(built_site, fixture_site) -> dict[str, set[str]]:
+    """Each built page with a widget (the fixture page included), and what its HTML has."""
+    pages = {str(p.parent.relative_to(built_site)) + "/": p for p in built_site.rglob("*.html")}
+    pages[FIXTURE] = fixture_site / FIXTURE
+    found = {path: Features(file.read_text(encoding="utf-8")).found for path, file in pages.items()}
+    return {path: features for path, features in found.items() if features}
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_every_built_page_with_a_widget_is_tested(built_features, feature):
+    """The pages each test runs on, read from the sources, are exactly the built pages with its feature."""
+    built = {path for path, features in built_features.items() if feature in features}
+    tested = {p.values[0] for p in pages_with(feature)}
+    assert built == tested, {"built, not tested": built - tested, "tested, not built": tested - built}
 
 
 def test_embed_refuses_numbers_json_cannot_hold():
@@ -235,6 +295,7 @@ def test_a_masked_score_is_embedded_as_null_and_every_row_reads_something():
 
 
 @in_browser
+@on("widget")
 def test_embedded_data_are_strict_json_and_tinylms_own_numbers(page, path):
     roots = page.locator("[data-attention]")
     assert roots.count() > 0
@@ -277,6 +338,7 @@ def check_stage(demo: Widget, i: int, s: int) -> None:
 
 
 @in_browser
+@on("demo")
 def test_next_steps_through_every_stage_of_every_query_row(demos):
     for demo in demos:
         nxt = demo.root.get_by_role("button", name="下一步 ▶")
@@ -289,6 +351,7 @@ def test_next_steps_through_every_stage_of_every_query_row(demos):
 
 
 @in_browser
+@on("demo")
 def test_row_and_stage_buttons_jump_and_arrow_keys_step(demos):
     for demo in demos:
         last, softmax = demo.n - 1, demo.stages.index("softmax")
@@ -305,6 +368,7 @@ def test_row_and_stage_buttons_jump_and_arrow_keys_step(demos):
 
 
 @in_browser
+@on("demo")
 def test_the_demo_writes_the_articles_own_arithmetic(demos, page):
     """Each demo goes with the page's worked example: some of its written steps are the article's, verbatim."""
     article = page.evaluate("""() => {  // the article as a reader sees it, without the widgets themselves
@@ -326,6 +390,7 @@ def test_the_demo_writes_the_articles_own_arithmetic(demos, page):
 
 
 @in_browser
+@on("demo")
 def test_focus_is_visible_and_the_stage_is_announced(demos, page):
     for demo in demos:
         assert demo.root.locator(".tl-demo-status").get_attribute("aria-live") == "polite"
@@ -336,10 +401,10 @@ def test_focus_is_visible_and_the_stage_is_announced(demos, page):
 
 
 @in_browser
-def test_masked_cells_are_told_apart_by_more_than_colour(page):
+@on("mask")
+def test_masked_cells_are_told_apart_by_more_than_colour(page, path):
     masked = [w for kind in ("demo", "exercise") for w in widgets(page, kind) if w.masked]
-    if not masked:
-        pytest.skip("这一页没有带掩码的演示或练习")
+    assert masked, f"{path}：源文件给演示或练习加了掩码，页面上却没有带掩码的"
     for w in masked:
         w.open()
         if w.root.locator(".tl-demo-status").count():
@@ -355,17 +420,18 @@ def test_masked_cells_are_told_apart_by_more_than_colour(page):
 
 
 @in_browser
+@on("folded")
 def test_demo_is_built_only_when_opened_and_its_styles_load_with_it(browser, pages_url, path):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{pages_url}/{path}", wait_until="networkidle")
-    folded = page.locator("details .tl-demo[data-attention]")
-    if not folded.count():
-        page.close()
-        pytest.skip("这一页没有折起来的逐步演示")
-    assert folded.first.locator("button").count() == 0
+    in_details = page.locator("details .tl-demo[data-attention]")
+    closed = in_details.evaluate_all("ds => ds.map(d => !d.closest('details').open)")
+    assert any(closed), f"{path}：源文件把逐步演示放在折叠块里，页面上却没有"
+    folded = in_details.nth(closed.index(True))  # a locator that still finds it once its block is open
+    assert folded.locator("button").count() == 0
     ready = page.locator("[data-attention][data-ready]").count()
     assert page.locator('link[href$="attention-demo.css"]').count() == (1 if ready else 0)
-    demo = Widget(folded.first, page)
+    demo = Widget(folded, page)
     demo.open()  # built on the details' toggle event
     assert demo.root.locator("button").count() == demo.n + len(demo.stages) + 2
     assert page.locator('link[href$="attention-demo.css"]').count() == 1
@@ -375,6 +441,7 @@ def test_demo_is_built_only_when_opened_and_its_styles_load_with_it(browser, pag
 # ---------------------------------------------------------------- the exercise
 
 @in_browser
+@on("exercise")
 def test_exercise_inputs_recompute_exactly_as_tinylm_does(exercises, path):
     """The example, the lesson's named edits and random edits, against tinylm's golden answers."""
     for ex in exercises:
@@ -394,6 +461,7 @@ def test_exercise_inputs_recompute_exactly_as_tinylm_does(exercises, path):
 
 
 @in_browser
+@on("exercise")
 def test_exercise_answers_show_in_the_page_and_reset_restores_the_example(exercises):
     for ex in exercises:
         L = ex.live
@@ -410,13 +478,14 @@ def test_exercise_answers_show_in_the_page_and_reset_restores_the_example(exerci
 @in_browser
 def test_demo_starts_after_materials_instant_navigation(browser, tmp_path):
     from coursekit.harness import free_port, serve
-    from tests.conftest import mkdocs_build
+    from tests.conftest import ROOT, mkdocs_build
 
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
     result = mkdocs_build(ROOT, tmp_path / "site", SITE_URL=url)
     assert result.returncode == 0, result.stderr
-    paths = [p for p in LESSONS if 'data-attention="' in built_html(tmp_path / "site", p)]
+    paths = [lesson.url for lesson in LESSONS
+             if 'data-attention="' in built_html(tmp_path / "site", lesson.url)]
     assert paths, "no lesson embeds a demo or an exercise"
     with serve(tmp_path / "site", port):
         page = browser.new_page()
