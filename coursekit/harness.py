@@ -9,6 +9,7 @@ import functools
 import gzip
 import http.server
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -17,11 +18,147 @@ import threading
 import time
 import urllib.request
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 COPIED = ["docs", "tinylm", "lessons", "coursekit", "snippets", "overrides", "templates", "scripts",
           "mkdocs.yml", "pyproject.toml"]
+
+
+@dataclass(frozen=True)
+class CourseLesson:
+    """One lesson as the tree has it: its page under docs/lessons/ and its package under lessons/."""
+
+    number: str  # "10"
+    page: str  # "docs/lessons/10-attention.md"
+    experiments: tuple[tuple[str, str], ...]
+    root: Path = ROOT
+
+    @property
+    def id(self) -> str:  # "l10": the package's name, and the id of a parametrized test
+        return f"l{self.number}"
+
+    @property
+    def package(self) -> str:
+        return f"lessons.{self.id}"
+
+    @property
+    def folder(self) -> str:
+        return f"lessons/{self.id}"
+
+    @property
+    def url(self) -> str:  # "lessons/10-attention/"
+        return f"lessons/{Path(self.page).stem}/"
+
+    @property
+    def notebook_url(self) -> str:  # "lessons/10-notebook/"
+        return f"lessons/{self.number}-notebook/"
+
+    @property
+    def ipynb(self) -> str:  # the notebook in the built site
+        return f"{self.notebook_url}{self.number}-notebook.ipynb"
+
+    def markdown(self) -> str:
+        return (self.root / self.page).read_text(encoding="utf-8")
+
+    @property
+    def title(self) -> str:
+        """The page's title as its front matter gives it."""
+        m = re.search(r"^title:[ \t]*(.+)$", self.markdown().split("\n---", 1)[0], re.M)
+        title = m.group(1).strip() if m else ""
+        return title[1:-1] if len(title) >= 2 and title[0] == title[-1] and title[0] in "\"'" else title
+
+    def html(self, site: Path) -> str:
+        return (site / self.url / "index.html").read_text(encoding="utf-8")
+
+    def embeds(self, kind: str) -> bool:
+        """The page embeds a widget of coursekit.demo: "demo" (step-through) or "exercise"."""
+        return re.search(rf"""\bembed\(\s*["']{kind}["']""", self.markdown()) is not None
+
+    @property
+    def has_demo(self) -> bool:
+        return self.embeds("demo")
+
+    def embed_calls(self, kind: str) -> list[tuple[int, str]]:
+        """Each `embed("<kind>", …)` call in the page's Markdown: the line it starts on (0-based) and
+        its text up to its closing parenthesis (the rest of its line if that can't be read)."""
+        import io
+        import tokenize
+
+        text, calls = self.markdown(), []
+        for m in re.finditer(rf"""\bembed\(\s*["']{kind}["']""", text):
+            rest, depth, end = text[m.start():], 0, None
+            try:
+                for tok in tokenize.generate_tokens(io.StringIO(rest).readline):
+                    if tok.type == tokenize.OP and tok.string in "([{":
+                        depth += 1
+                    elif tok.type == tokenize.OP and tok.string in ")]}":
+                        depth -= 1
+                        if depth == 0:
+                            end = tok.end
+                            break
+            except (tokenize.TokenError, SyntaxError):
+                pass
+            lines = rest.split("\n")
+            call = "\n".join(lines[:end[0] - 1] + [lines[end[0] - 1][:end[1]]]) if end else lines[0]
+            calls.append((text.count("\n", 0, m.start()), call))
+        return calls
+
+    def embeds_masked(self, kind: str) -> bool:
+        """The page embeds a widget of that kind computed with a mask: `steps(q, k, v, mask=…)` (or
+        `steps(q, k, v, mask)`) inside the `embed(...)` call itself."""
+        import ast
+
+        for _, call in self.embed_calls(kind):
+            try:
+                tree = ast.parse(call.strip())
+            except SyntaxError:
+                if re.search(r"\bmask\s*=\s*(?!None\b)", call):
+                    return True
+                continue
+            for node in ast.walk(tree):
+                func = getattr(node, "func", None)
+                if isinstance(node, ast.Call) and getattr(func, "id", getattr(func, "attr", "")) == "steps":
+                    given = node.args[3:4] + [kw.value for kw in node.keywords if kw.arg == "mask"]
+                    if any(not (isinstance(g, ast.Constant) and g.value is None) for g in given):
+                        return True
+        return False
+
+    def folds(self, kind: str) -> bool:
+        """A widget of that kind sits in a folded block (`??? …`, not `???+ …`, the nearest block
+        around it by indentation), so the page builds it only when the reader opens the block."""
+        lines = self.markdown().split("\n")
+        for start, _ in self.embed_calls(kind):
+            indent = len(lines[start]) - len(lines[start].lstrip())
+            for line in reversed(lines[:start]):
+                depth = len(line) - len(line.lstrip())
+                if not line.strip() or depth >= indent:
+                    continue
+                if re.match(r"\s*\?\?\?\+?(\s|$)", line):
+                    if not line.lstrip().startswith("???+"):
+                        return True
+                    break
+                indent = depth
+                if depth == 0:
+                    break
+        return False
+
+
+def course_lessons(root: Path = ROOT) -> list[CourseLesson]:
+    """Every lesson of the tree at `root`, in course order: a page docs/lessons/NN-slug.md with its
+    package lessons/lNN (EXPERIMENTS listed)."""
+    from coursekit.engine import find_lessons
+
+    packages = find_lessons(root)
+    found = []
+    for page in sorted((root / "docs/lessons").glob("[0-9]*-*.md")):
+        number = page.name.split("-", 1)[0]
+        package = packages.get(f"l{number}")
+        if package is not None:
+            found.append(CourseLesson(number, page.relative_to(root).as_posix(),
+                                      tuple(tuple(e) for e in package.experiments), root))
+    return sorted(found, key=lambda lesson: int(lesson.number))
 
 
 def mkdocs_build(root: Path, site: Path, *args: str, **env_vars: str) -> subprocess.CompletedProcess:
@@ -55,6 +192,7 @@ class MkdocsServe:
     """`mkdocs serve` of the tree at `repo` on a free port, its log collected as it runs."""
 
     def __init__(self, repo: Path):
+        self.repo = Path(repo)
         self.port, self.lines = free_port(), []
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         self.proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
@@ -65,15 +203,24 @@ class MkdocsServe:
     def log(self) -> str:
         return "".join(self.lines)
 
-    def page(self, path: str = "lessons/10-attention/") -> str:
+    @property
+    def first_lesson(self) -> str:
+        """The address of the served course's first lesson page (the default of page and wait_for)."""
+        lessons = course_lessons(self.repo)
+        assert lessons, f"no lesson under {self.repo}"
+        return lessons[0].url
+
+    def page(self, path: str | None = None) -> str:
+        path = self.first_lesson if path is None else path
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=10) as r:
                 return r.read().decode("utf-8")
         except OSError:
             return ""
 
-    def wait_for(self, text: str, seconds: float = 90, poll: float = 0.01, path: str = "lessons/10-attention/") -> str:
-        """The served page once it contains `text`."""
+    def wait_for(self, text: str, seconds: float = 90, poll: float = 0.01, path: str | None = None) -> str:
+        """The served page (the first lesson's unless `path` says) once it contains `text`."""
+        path = self.first_lesson if path is None else path
         deadline = time.monotonic() + seconds
         while text not in (html := self.page(path)):
             if time.monotonic() > deadline or self.proc.poll() is not None:

@@ -1,4 +1,6 @@
-"""Shared fixtures: the real site built once with --strict, and throwaway copies of the repository."""
+"""Shared fixtures: the real site built once with --strict, throwaway copies of the repository, and
+the course's lessons as they are in the tree (tests parametrized over LESSONS hold for every lesson
+that exists, whatever it teaches)."""
 
 from __future__ import annotations
 
@@ -6,10 +8,25 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.harness import ROOT, copy_repo, mkdocs_build  # noqa: F401 - re-exported for the tests
+from coursekit.harness import (  # noqa: F401 - re-exported for the tests
+    ROOT, CourseLesson, copy_repo, course_lessons, mkdocs_build,
+)
 
+LESSONS: list[CourseLesson] = course_lessons(ROOT)
+# Tests that edit lesson 10's own text (test_builds, test_serve) still name it here; lesson-neutral
+# tests take a lesson from LESSONS instead.
 LESSON = "docs/lessons/10-attention.md"
-SEED = ROOT / "tests/data/lesson10-seed.txt"
+
+
+def lesson_params(lessons=None, having=None):
+    """pytest.param for each lesson (id `l10`), or for those for which `having(lesson)` holds."""
+    chosen = [lesson for lesson in (LESSONS if lessons is None else lessons) if having is None or having(lesson)]
+    return [pytest.param(lesson, id=lesson.id) for lesson in chosen]
+
+
+def seed_of(lesson: CourseLesson) -> Path:
+    """The author's own text of a lesson, when the author handed one in (tests/data/lessonNN-seed.txt)."""
+    return ROOT / f"tests/data/lesson{lesson.number}-seed.txt"
 
 
 def edit(repo: Path, path: str, old: str, new: str) -> int:
@@ -30,9 +47,10 @@ def built_site(tmp_path_factory) -> Path:
     return site
 
 
-@pytest.fixture(scope="session")
-def lesson_html(built_site) -> str:
-    return (built_site / "lessons/10-attention/index.html").read_text(encoding="utf-8")
+@pytest.fixture(scope="session", params=lesson_params())
+def lesson_html(request, built_site) -> str:
+    """Each lesson's built page, in turn (a test asking for it runs once per lesson)."""
+    return request.param.html(built_site)
 
 
 @pytest.fixture
@@ -50,15 +68,24 @@ def browser():
         yield b
 
 
+def open_page(browser, url: str, **options):
+    """A page at a laptop's width with `url` open; `.errors` collects its script errors."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, **options)
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(url)
+    return page
+
+
 @pytest.fixture
 def lesson_page(browser, base_url):
-    """Lesson 10 open in Chromium at a laptop's width; the test fails on any script error."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base_url}/lessons/10-attention/")
+    """The first lesson with a step-through demo, open in Chromium at a laptop's width; the test
+    fails on any script error."""
+    with_demo = [lesson for lesson in LESSONS if lesson.has_demo]
+    assert with_demo, "no lesson page embeds the step-through demo"
+    page = open_page(browser, f"{base_url}/{with_demo[0].url}")
     yield page
-    assert errors == []
+    assert page.errors == []
     page.close()
 
 

@@ -9,6 +9,33 @@ from coursekit import pages
 from tests.conftest import ROOT
 
 
+def test_the_example_lesson_is_clean_and_each_example_edit_gets_one_message_at_its_line():
+    found, bound, offset = pages.check_example()
+    assert found.problems == [] and len(bound) >= 10 and all(b.agrees for b in bound)
+    from coursekit import example
+
+    text = example.PAGE.read_text(encoding="utf-8")
+    messages = pages.example_messages()
+    assert len(messages) == len(pages.EXAMPLE_EDITS)
+    for (old, _), message in zip(pages.EXAMPLE_EDITS, messages):
+        line = text[: text.index(old)].count("\n") + 1
+        assert message.startswith(f"coursekit/example/lesson.md:{line}: "), message
+    drift, unbound, count = messages  # what each edit stands for: drift, a new number, a count mismatch
+    assert "数字漂移：正文写 5.0526" in drift and "未绑定的数字 -0.3" in unbound and "表达式 output 给出 6 个值" in count
+
+
+def test_the_guards_examples_do_not_depend_on_any_lesson(tmp_path):
+    """The examples come from the kit's own lesson: a course without lessons gets the same ones."""
+    import subprocess
+    import sys
+
+    code = "from coursekit.pages import example_messages; print('\\n'.join(example_messages()))"
+    alone = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.strip().split("\n") == pages.example_messages()
+    assert "docs/lessons/" not in alone.stdout
+
+
 def test_the_readme_quotes_the_guards_own_messages():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("These are the guard's own")[1].split("```text\n")[1].split("```")[0]

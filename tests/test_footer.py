@@ -9,7 +9,7 @@ import yaml
 from bs4 import BeautifulSoup
 
 import tinylm
-from tests.conftest import ROOT
+from tests.conftest import ROOT, lesson_params
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -18,21 +18,24 @@ def footer(html):
     return BeautifulSoup(html, "html.parser").select_one("aside.tl-repro")
 
 
-def test_the_footer_names_commit_tinylm_and_torch(lesson_html):
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_the_footer_names_commit_tinylm_and_torch(built_site, lesson):
+    lesson_html = lesson.html(built_site)
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     text = footer(lesson_html).get_text()
     assert commit[:12] in text and f"tinylm {tinylm.__version__}" in text and f"torch {metadata.version('torch')}" in text
 
 
-def test_the_report_link_opens_the_lesson_error_form_filled_in(lesson_html):
-    link = footer(lesson_html).select_one("a.tl-report")
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_the_report_link_opens_the_lesson_error_form_filled_in(built_site, lesson):
+    link = footer(lesson.html(built_site)).select_one("a.tl-report")
     url = urlparse(link["href"])
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8").replace("!ENV", ""), Loader=yaml.BaseLoader)
     repo = config["extra"]["repository"][1]
     assert f"{url.scheme}://{url.netloc}{url.path}" == f"{repo}/issues/new"
     query = parse_qs(url.query, keep_blank_values=True)
     assert query["template"] == ["lesson-error.yml"]
-    assert query["lesson"][0].startswith("10｜注意力") and "lessons/10-attention/" in query["lesson"][0]
+    assert query["lesson"][0].startswith(lesson.title) and lesson.url in query["lesson"][0]
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     assert query["commit"] == [commit]
     form = yaml.safe_load((ROOT / ".github/ISSUE_TEMPLATE/lesson-error.yml").read_text(encoding="utf-8"))
@@ -41,12 +44,17 @@ def test_the_report_link_opens_the_lesson_error_form_filled_in(lesson_html):
 
 
 @pytest.mark.browser
-def test_clicking_report_fills_in_the_section_being_read(browser, base_url):
-    page = browser.new_page()
-    page.goto(f"{base_url}/lessons/10-attention/")
-    page.locator("h2", has_text="从一行，推广到所有位置").evaluate("h => h.scrollIntoView({block: 'start'})")
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_clicking_report_fills_in_the_section_being_read(browser, base_url, lesson):
+    page = browser.new_page(viewport={"width": 1280, "height": 500})
+    page.goto(f"{base_url}/{lesson.url}")
+    heading = page.locator("article h2[id]").first
+    name = heading.evaluate("h => { const c = h.cloneNode(true); c.querySelectorAll('.headerlink').forEach(a => a.remove());"
+                            " return c.textContent.trim(); }")
+    heading.evaluate("h => h.scrollIntoView({block: 'start'})")
+    assert heading.evaluate("h => h.getBoundingClientRect().top <= innerHeight / 3")  # at the reading line
     page.evaluate("window.addEventListener('click', e => e.preventDefault())")  # stay on the page
     page.locator("a.tl-report").dispatch_event("click")
     href = page.locator("a.tl-report").get_attribute("href")
-    assert parse_qs(urlparse(href).query)["section"] == ["从一行，推广到所有位置"]
+    assert parse_qs(urlparse(href).query)["section"] == [name]
     page.close()

@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 
 from coursekit import engine, guard, pages
-from tests.conftest import ROOT, SEED
+from tests.conftest import LESSONS, ROOT, lesson_params, seed_of
 
-PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs/lessons").glob("[0-9]*.md"))
+PAGES = [pytest.param(lesson.page, id=lesson.id) for lesson in LESSONS]
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +35,19 @@ def test_every_number_of_the_lesson_agrees_with_its_code(build, path):
 
 
 def changed(token: str) -> str:
-    """The same number with its last digit changed by 3: always outside the tolerance."""
-    return token[:-1] + str((int(token[-1]) + 3) % 10)
+    """The same number with its last digit changed by 3: always outside the tolerance; a value
+    written without digits (−∞, inf, nan) becomes 7."""
+    digits = [i for i, c in enumerate(token) if c.isdigit()]
+    if not digits:
+        return "7"
+    i = digits[-1]
+    return token[:i] + str((int(token[i]) + 3) % 10) + token[i + 1:]
+
+
+@pytest.mark.parametrize("token, wrong", [("0.4011", "0.4014"), ("40%", "43%"), ("2/3", "2/6"), ("2e-1", "2e-4"),
+                                          ("−∞", "7"), ("nan", "7"), ("9", "2")])
+def test_a_changed_number_differs_in_its_last_digit(token, wrong):
+    assert changed(token) == wrong
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -51,22 +62,40 @@ def test_changing_any_bound_number_fails_naming_its_line_and_value(build, path):
         assert any(p.line == b.line and f"正文写 {wrong}" in p.message for p in found.problems), (b, found.problems)
 
 
-def test_the_lesson_writes_each_of_the_seeds_decimals_no_more_often_than_the_seed():
-    decimals = re.compile(r"(?<![\d.])\d+\.\d+(?![\d.])")
-    ours = Counter(decimals.findall((ROOT / "docs/lessons/10-attention.md").read_text(encoding="utf-8")))
-    seed = Counter(decimals.findall(SEED.read_text(encoding="utf-8")))
+DECIMALS = re.compile(r"(?<![\d.])\d+\.\d+(?![\d.])")
+
+
+@pytest.mark.parametrize("lesson", lesson_params(having=lambda lesson: seed_of(lesson).is_file()))
+def test_the_lesson_writes_each_of_the_seeds_decimals_no_more_often_than_the_seed(lesson):
+    """A lesson written from an author's text (tests/data/lessonNN-seed.txt) repeats none of its numbers."""
+    ours = Counter(DECIMALS.findall(lesson.markdown()))
+    seed = Counter(DECIMALS.findall(seed_of(lesson).read_text(encoding="utf-8")))
     assert seed and {d: n for d, n in ours.items() if d in seed and n > seed[d]} == {}
 
 
-def test_bound_numbers_fix_restores_a_drifted_copy_so_that_the_strict_build_passes(repo_copy, tmp_path):
-    from tests.conftest import LESSON, edit, mkdocs_build
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_bound_numbers_fix_restores_a_drifted_copy_so_that_the_strict_build_passes(build, lesson, repo_copy, tmp_path):
+    from tests.conftest import mkdocs_build
 
-    edit(repo_copy, LESSON, "分母是它们的和 5.0562", "分母是它们的和 5.0526")
-    edit(repo_copy, LESSON, "a₀=[0.4011，0.1978，", "a₀=[0.5，0.1978，")
-    assert mkdocs_build(repo_copy, tmp_path / "broken").returncode != 0
+    text = lesson.markdown()
+    _, bound, offset = pages.check(build, ROOT, ROOT / lesson.page, text)
+    decimals = [b for b in bound if "." in b.written and b.agrees]
+    assert len(decimals) >= 2, "the lesson binds fewer than two decimals"
+    first, last = decimals[0], decimals[-1]
+    drifted = text
+    for b in (last, first):  # from the end, so that the offsets before it still hold
+        at = offset + b.start
+        drifted = drifted[:at] + changed(b.written) + drifted[at + len(b.written):]
+    (repo_copy / lesson.page).write_text(drifted, encoding="utf-8")
+    broken = mkdocs_build(repo_copy, tmp_path / "broken")
+    assert broken.returncode != 0
+    for b in (first, last):
+        assert f"{lesson.page}:{b.line}: 数字漂移：正文写 {changed(b.written)}" in broken.stderr, broken.stderr
     fixed = subprocess.run([sys.executable, "scripts/bound_numbers.py", "--fix"], cwd=repo_copy,
                            capture_output=True, text=True)
     assert fixed.returncode == 0, fixed.stderr
-    assert "5.0526 → 5.0562" in fixed.stdout and "0.5 → 0.4" in fixed.stdout
+    for b in (first, last):
+        assert f"{lesson.page}:{b.line}: {changed(b.written)} → {b.written}" in fixed.stdout, fixed.stdout
+    assert (repo_copy / lesson.page).read_text(encoding="utf-8") == text
     result = mkdocs_build(repo_copy, tmp_path / "site")
     assert result.returncode == 0, result.stderr

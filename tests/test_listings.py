@@ -1,8 +1,9 @@
-"""What a reader copies from lesson 10 runs: the first listing on its own, and every listing pasted in order.
+"""What a reader copies from a lesson runs: its first listing on its own, and every listing pasted in
+the order the page shows them; the page shows each listing exactly as the file that runs has it.
 
-A listing is a code block the page shows, taken from the file that runs (`file="path:section"`).
-LISTINGS is the order the page shows them in (HANDOFF-model.md); each is run as a reader would: pasted
-into one file and run with `python` from the repository root.
+A listing is a code block the page shows, taken from the file that runs (`file="path:section"` on a
+block with `source=`). Each is run as a reader would: pasted into one file and run with `python`
+from the repository root.
 """
 
 import os
@@ -10,23 +11,12 @@ import re
 import subprocess
 import sys
 
+import pytest
+from bs4 import BeautifulSoup
 
 from coursekit import scan
-from tests.conftest import LESSON, ROOT
+from tests.conftest import ROOT, lesson_params
 
-LISTINGS = [
-    "lessons/l10/attention_2d.py:listing",  # the author's listing, three fused lines
-    "tinylm/attention.py:attention",         # tinylm's four labelled lines
-    "lessons/l10/component.py:listing",
-    "lessons/l10/projections.py:listing",
-    "lessons/l10/intervention.py:listing",
-    "lessons/l10/two_models.py:data",
-    "lessons/l10/two_models.py:train",
-    "lessons/l10/two_models.py:table",
-    "lessons/l10/two_models.py:weights",
-    "lessons/l10/exercises.py:first",
-    "lessons/l10/exercises.py:second",
-]
 MARKER = re.compile(r"^\s*# --8<-- \[(start|end):(\w+)\]\s*$")
 
 
@@ -46,53 +36,76 @@ def run_pasted(code: str) -> subprocess.CompletedProcess:
     """`python pasted.py` from the repository root: the code goes in through stdin, cwd is the root."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-"], input=code, cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=600)
 
 
-def test_the_first_listing_runs_on_its_own_with_its_imports():
-    code = snippet(LISTINGS[0])
-    assert code.startswith("import math\nimport torch\n")
-    result = run_pasted(code)
-    assert result.returncode == 0, result.stderr
-    assert "grad_fn" not in result.stdout
-    assert "tensor([[0.8022, 1.1978]," in result.stdout
-
-
-def test_the_first_listing_keeps_the_authors_code_lines_in_order():
-    seed = (ROOT / "tests/data/lesson10-seed.txt").read_text(encoding="utf-8").splitlines()
-    begin, end = seed.index("import math"), seed.index("assert torch.allclose(weights.sum(dim=-1), torch.ones(3))")
-    listing = iter(snippet(LISTINGS[0]).splitlines())
-    missing = [line for line in seed[begin:end + 1] if line.strip() and not any(line == got for got in listing)]
-    assert missing == []
-
-
-def test_every_listing_pasted_one_after_another_runs():
-    code = "\n\n".join(snippet(ref) for ref in LISTINGS)
-    result = run_pasted(code)
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
-    assert "grad_fn" not in out
-    for printed in ("读取比例 a₀  [0.4011, 0.1978, 0.4011]", "| 加上自注意力的模型 |", "第一行比例： [0.3333, 0.3333, 0.3333]"):
-        assert printed in out
-
-
-def test_a_listing_that_leaves_out_what_it_needs_is_caught():
-    # the bug this file guards against: the page showed `attention` without its helper `check_shapes`
-    code = snippet(LISTINGS[0]) + "\n\n" + snippet("tinylm/attention.py:attention").split("\n\ndef check_shapes")[0]
-    code += "\n\nattention(q, k, v)\n"
-    result = run_pasted(code)
-    assert result.returncode != 0 and "NameError: name 'check_shapes' is not defined" in result.stderr
-
-
-def page_listings(markdown: str) -> list[str]:
-    """The `path:section` of every code block the page *shows*: `file="..."` on a block with `source=`."""
-    refs = []
+def listing_fences(markdown: str) -> list[tuple[scan.Fence, list[str]]]:
+    """Each block the page *shows* from files, with its `path:section` refs: `file="..."` and `source=`."""
+    found = []
     for fence in scan.fences(markdown):
         shown = re.search(r'\bfile="([^"]+)"', fence.info)
         if shown and "source=" in fence.info:
-            refs += shown[1].split()
-    return refs
+            found.append((fence, shown[1].split()))
+    return found
 
 
-def test_the_page_shows_exactly_these_listings_in_this_order():
-    assert page_listings((ROOT / LESSON).read_text(encoding="utf-8")) == LISTINGS
+def page_listings(markdown: str) -> list[str]:
+    """The `path:section` of every listing the page shows, in page order."""
+    return [ref for _, refs in listing_fences(markdown) for ref in refs]
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_the_first_listing_runs_on_its_own_with_its_imports(lesson):
+    listings = page_listings(lesson.markdown())
+    assert listings, "the page shows no listing from the lesson's files"
+    result = run_pasted(snippet(listings[0]))
+    assert result.returncode == 0, result.stderr
+    assert "grad_fn" not in result.stdout
+
+
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_every_listing_pasted_one_after_another_runs_and_prints_what_the_page_shows(lesson, built_site):
+    markdown = lesson.markdown()
+    result = run_pasted("\n\n".join(snippet(ref) for ref in page_listings(markdown)))
+    assert result.returncode == 0, result.stderr
+    assert "grad_fn" not in result.stdout  # printed tensors show their values, not autograd's bookkeeping
+    # the output box under each listing from a lesson file is what the pasted listings print too
+    outputs = iter(c.get_text() for c in BeautifulSoup(lesson.html(built_site), "html.parser")
+                   .select("article div.language-output pre code"))
+    fences = [f for f in scan.fences(markdown) if 'exec="1"' in f.info and 'result="output"' in f.info]
+    shown = [(f, next(outputs)) for f in fences]
+    listed = [out for f, out in shown if re.search(r'\bfile="', f.info) and "source=" in f.info]
+    assert listed
+    missing = [out for out in listed if out.strip() not in result.stdout]
+    assert missing == []
+
+
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_the_page_shows_each_listing_as_its_file_has_it(lesson, built_site):
+    article = BeautifulSoup(lesson.html(built_site), "html.parser").select_one("article")
+    shown = {squash(block.get_text()) for block in article.select("div.language-python pre code")}
+    fences = listing_fences(lesson.markdown())
+    assert fences
+    for fence, refs in fences:
+        expected = squash("\n".join(snippet(ref) for ref in refs))
+        assert expected in shown, (fence.start, refs)
+        assert "--8<--" not in expected
+
+
+def test_a_listing_that_leaves_out_what_it_needs_is_caught():
+    # the bug these tests guard against: a page once showed a function without the helper it calls
+    code = snippet("tests/data/listings.py:uses_helper")
+    assert "def check_positive" not in code
+    result = run_pasted(code)
+    assert result.returncode != 0 and "NameError: name 'check_positive' is not defined" in result.stderr
+    whole = run_pasted((ROOT / "tests/data/listings.py").read_text(encoding="utf-8"))
+    assert whole.returncode == 0 and "加倍： 4" in whole.stdout
+
+
+def test_a_section_named_twice_or_not_at_all_is_refused():
+    with pytest.raises(AssertionError, match="not found once"):
+        snippet("tests/data/listings.py:no_such_section")

@@ -1,76 +1,95 @@
 """Each lesson's notebook: its experiment files as cells, with the outputs of the build's own run."""
 
 import json
+import re
 
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit.engine import find_lessons
-from tests.conftest import ROOT, edit, mkdocs_build
-from tests.test_lesson_l10 import run_lesson
+from tests.conftest import ROOT, copy_repo, lesson_params, mkdocs_build
+from tests.test_lessons import output_fences, printed_by_experiment, stdout_of
 
-LESSONS = find_lessons(ROOT)
-
-
-@pytest.fixture(scope="module")
-def notebook(built_site):
-    return nbformat.read(built_site / "lessons/10-notebook/10-notebook.ipynb", as_version=4)
+pytestmark = pytest.mark.parametrize("lesson", lesson_params())
 
 
-def test_the_notebook_page_shows_every_experiment_with_the_commands_output(built_site):
-    soup = BeautifulSoup((built_site / "lessons/10-notebook/index.html").read_text(encoding="utf-8"), "html.parser")
-    outputs = [o.get_text() for o in soup.select("article .language-output pre")]
-    stdout = run_lesson(ROOT).stdout
-    assert len(outputs) == len(LESSONS["l10"].experiments)
-    assert all(o.strip() and o.strip() in stdout for o in outputs), outputs
+def notebook_of(built_site, lesson):
+    return nbformat.read(built_site / lesson.ipynb, as_version=4)
+
+
+def notebook_page(built_site, lesson):
+    return BeautifulSoup((built_site / lesson.notebook_url / "index.html").read_text(encoding="utf-8"), "html.parser")
+
+
+def test_the_notebook_page_shows_every_experiment_with_the_commands_output(built_site, lesson):
+    soup = notebook_page(built_site, lesson)
+    outputs = [o.get_text().strip() for o in soup.select("article .language-output pre")]
+    printed = printed_by_experiment(lesson)
+    assert list(printed) == [f"{lesson.folder}/{name}.py" for name, _ in lesson.experiments]
+    assert outputs == [out.strip() for out in printed.values() if out.strip()]  # one box per file that prints
     titles = [h.get_text().strip("¶ ") for h in soup.select("article h2")]
-    assert titles == [title for _, title in LESSONS["l10"].experiments]
+    assert titles == [title for _, title in lesson.experiments]
 
 
-def test_the_ipynb_can_be_downloaded_and_has_no_timestamps(built_site, notebook):
-    page = BeautifulSoup((built_site / "lessons/10-notebook/index.html").read_text(encoding="utf-8"), "html.parser")
-    assert page.select_one("a[download]")["href"] == "10-notebook.ipynb"
+def test_the_ipynb_can_be_downloaded_and_has_no_timestamps(built_site, lesson):
+    page = notebook_page(built_site, lesson)
+    assert page.select_one("a[download]")["href"] == lesson.ipynb.rsplit("/", 1)[1]
+    notebook = notebook_of(built_site, lesson)
     nbformat.validate(notebook)
     code = [c for c in notebook.cells if c.cell_type == "code"]
     assert all(c.execution_count for c in code)
     assert "execution" not in json.dumps([c.metadata for c in code])
 
 
-def test_notebook_cells_are_the_experiment_files_whole(notebook):
-    for cell in notebook.cells:
+def test_notebook_cells_are_the_experiment_files_whole(built_site, lesson):
+    files = []
+    for cell in notebook_of(built_site, lesson).cells:
         file = cell.metadata.get("source_file")
         if not file:
             continue
+        files.append(file)
         source = (ROOT / file).read_text(encoding="utf-8")
         body = "\n".join(line for line in source.split("\n") if "--8<--" not in line)
         assert cell.source in body, file  # the file after its docstring, its imports included
+    assert files == [f"{lesson.folder}/{name}.py" for name, _ in lesson.experiments]
 
 
-def test_the_downloaded_notebook_runs_on_its_own_and_prints_what_it_shows(notebook, tmp_path):
+def test_the_downloaded_notebook_runs_on_its_own_in_a_checkout_and_prints_what_it_shows(built_site, lesson, tmp_path):
+    """A reader's checkout (no build cache, no site), Jupyter started in its lessons/ folder."""
     from nbclient import NotebookClient
 
+    checkout = copy_repo(tmp_path / "checkout")
+    notebook = notebook_of(built_site, lesson)
     fresh = nbformat.from_dict(json.loads(json.dumps(notebook)))
     for cell in fresh.cells:
         if cell.cell_type == "code":
             cell.outputs = []
-    NotebookClient(fresh, timeout=300, resources={"metadata": {"path": str(ROOT / "lessons")}}).execute()
+    NotebookClient(fresh, timeout=600, resources={"metadata": {"path": str(checkout / "lessons")}}).execute()
     ran = ["".join(o.get("text", "") for o in c.outputs) for c in fresh.cells if c.cell_type == "code"]
     shown = ["".join(o.get("text", "") for o in c.outputs) for c in notebook.cells if c.cell_type == "code"]
     assert ran == shown
+    assert any(shown)
 
 
-def test_an_experiment_that_raises_fails_the_build_naming_page_file_and_line(repo_copy, tmp_path):
-    line = edit(repo_copy, "lessons/l10/projections.py", "pair_k = pair_x @ key_projection.T",
-                "pair_k = pair_x @ key_projection.T[:1]")
+def test_an_experiment_that_raises_fails_the_build_naming_page_file_and_line(repo_copy, tmp_path, lesson):
+    first = f"{lesson.folder}/{lesson.experiments[0][0]}.py"
+    text = (repo_copy / first).read_text(encoding="utf-8").rstrip("\n") + "\n"
+    (repo_copy / first).write_text(text + 'raise RuntimeError("故意抛出的错误")\n', encoding="utf-8")
+    line = text.count("\n") + 1
     result = mkdocs_build(repo_copy, tmp_path / "site")
     assert result.returncode != 0
-    assert f"docs/lessons/10-attention.md:5: 本讲的代码运行失败（lessons/l10/projections.py:{line}）" \
-        in result.stderr, result.stderr
+    named = [row for row in result.stderr.splitlines() if lesson.page in row and f"{first}:{line}" in row]
+    assert named, result.stderr
+    assert "RuntimeError" in result.stderr and "故意抛出的错误" in result.stderr
 
 
-def test_the_page_the_notebook_and_the_command_show_one_run(built_site, notebook, lesson_html):
-    page = [c.get_text() for c in BeautifulSoup(lesson_html, "html.parser").select("div.language-output pre code")]
-    cells = "".join(o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.outputs)
-    stdout = run_lesson(ROOT).stdout
-    assert page and all(block in cells and block in stdout for block in page)
+def test_the_page_the_notebook_and_the_command_show_one_run(built_site, lesson):
+    page = [c.get_text() for c in BeautifulSoup(lesson.html(built_site), "html.parser")
+            .select("article div.language-output pre code")]
+    fences = output_fences(lesson)
+    assert len(page) == len(fences)
+    from_files = [block for fence, block in zip(fences, page) if 'file="' in fence.info]
+    cells = "".join(o.get("text", "") for c in notebook_of(built_site, lesson).cells if c.cell_type == "code"
+                    for o in c.outputs)
+    stdout = stdout_of(lesson)
+    assert from_files and all(block in cells and block in stdout for block in from_files)
