@@ -41,12 +41,15 @@ FORMAT = 3  # bump when the cache layout, or what a recorded run has passed, cha
 
 
 class LessonError(Exception):
-    """Something in a lesson's code failed; `where` is (file, line) when known."""
+    """Something in a lesson's code failed; `where` is (file, line) when known, `file` the
+    experiment file that was running (the page names the block that shows it)."""
 
-    def __init__(self, message: str, where: tuple[str, int] | None = None, ran: bool = True) -> None:
+    def __init__(self, message: str, where: tuple[str, int] | None = None, ran: bool = True,
+                 file: str | None = None) -> None:
         super().__init__(message)
         self.where = where
         self.ran = ran  # False: refused before it ran
+        self.file = file
 
 
 @dataclass
@@ -305,11 +308,12 @@ class Build:
     def run(self, session: str) -> Run:
         return self._future(session).result()
 
-    def executed(self) -> int:
-        """How many lessons this build ran (the rest came from the cache)."""
+    def executed(self) -> list[Lesson]:
+        """The lessons this build ran, in course order (the rest came from the cache)."""
         with self._lock:
-            futures = list(self._runs.values())
-        return sum(1 for f in futures if f.done() and not f.exception() and f.result().executed)
+            futures = dict(self._runs)
+        ran = [s for s, f in futures.items() if f.done() and not f.exception() and f.result().executed]
+        return [self.lessons[s] for s in sorted(ran, key=lambda s: (len(s), s))]
 
     def _future(self, session: str) -> Future:
         with self._lock:
@@ -355,9 +359,10 @@ class Build:
                 answer = worker.ask(("run", name, title), f"运行 {path} ")
             except LessonError as err:
                 error = err
+                error.file = path
                 break
             if "error" in answer:
-                error = _lesson_error(answer["error"], f"运行 {path} 出错")
+                error = _lesson_error(answer["error"], f"运行 {path} 出错", path)
                 break
             files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
             deps.update(answer["deps"])
@@ -443,7 +448,7 @@ class Build:
                 answer = worker.ask(("run", name, title), f"运行 {run.lesson.folder}/{name}.py ")
                 if "error" in answer:
                     worker.close()
-                    raise _lesson_error(answer["error"], "再次运行出错")
+                    raise _lesson_error(answer["error"], "再次运行出错", f"{run.lesson.folder}/{name}.py")
             with self._lock:
                 self._workers[session] = worker
         return worker
@@ -499,9 +504,47 @@ def _load(path: Path) -> dict:
         return {}
 
 
-def _lesson_error(info: dict, what: str) -> LessonError:
+def _lesson_error(info: dict, what: str, file: str | None = None) -> LessonError:
+    """A failing assert says what it checked (its message, or its source: coursekit.worker);
+    any other exception its type and message."""
     where = tuple(info["where"]) if info.get("where") else None
-    return LessonError(f"{what}：{info['type']}: {info['message']}", where)
+    if info["type"] == "AssertionError":
+        return LessonError(f"核对失败{'：' + info['message'] if info['message'] else ''}", where, file=file)
+    return LessonError(f"{what}：{info['type']}{': ' + info['message'] if info['message'] else ''}", where, file=file)
+
+
+def failure_line(root: Path, text: str, first: int, err: LessonError) -> int:
+    """The line of a page (`text`, whose first line is line `first`) to report a lesson's failing
+    code at: the block that shows the failing file (the one whose section holds the failing line,
+    else its first), else the block that shows the experiment that was running, else the page's
+    first block that runs or shows code, else its first line after the title. Never the title
+    itself: it says nothing about where to look."""
+    from coursekit import scan
+    from coursekit.fence import sections
+
+    blocks = [f for f in scan.fences(text) if f.executed or LISTING.search(f.info)]
+    wanted = [err.where, (err.file, 0) if err.file else None]
+    for path, line in (w for w in wanted if w):
+        showing = []  # (block, whether its section holds the line)
+        for f in blocks:
+            m = LISTING.search(f.info)
+            try:
+                parts = sections(m.group(1), root) if m else []
+            except (OSError, ValueError):
+                continue
+            showing += [(f, a <= line <= b) for p, _, (a, b) in parts if p == path]
+        if showing:
+            block = next((f for f, holds in showing if holds), showing[0][0])
+            return first + block.start - 1
+    if blocks:
+        return first + blocks[0].start - 1
+    lines = text.split("\n")
+    title = next((i for i, s in enumerate(lines) if re.match(r"#\s", s)), -1)
+    after = next((i for i, s in enumerate(lines) if i > title and s.strip()), max(title, 0))
+    return first + after
+
+
+LISTING = re.compile(r'\bfile="([^"]+)"')
 
 
 def chain(previous: str, code: str) -> str:

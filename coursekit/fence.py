@@ -58,7 +58,7 @@ def formatter(source, language, css_class, options, md, **kwargs):
         if typed:
             path, _, line = where.rpartition(":")
             return _failed(state, where, {"type": "", "message": printed.describe(printed.by_line(typed)[0]),
-                                          "where": (path, int(line) + typed[0].line)}, "代码块没有运行")
+                                          "where": (path, int(line) + typed[0].line)}, "代码块没有运行", "drift")
         state.chain = engine.chain(state.chain, code)
         try:
             answer = state.build.execute(state.session, state.path, state.chain, code, where)
@@ -96,7 +96,9 @@ def _unsearched(html: str) -> str:
     return Markup(re.sub(r"<(div|figure|table)(?=[\s>])", r"<\1 data-search-exclude", html))
 
 
-def _failed(state, where: str, error: dict, headline: str = "代码块执行出错") -> str:
+def _failed(state, where: str, error: dict, headline: str = "代码块执行出错", kind: str = "code") -> str:
+    """Report a block's failure at the block (`kind` as guard.Problem: "code", or "drift" for
+    numbers typed instead of computed); a failing assert says what it checked."""
     path, _, line = where.rpartition(":")
     inner = error.get("where")
     at = ""
@@ -104,9 +106,12 @@ def _failed(state, where: str, error: dict, headline: str = "代码块执行出�
         at = f"（{inner[0]}:{inner[1]}）"
     elif inner and str(inner[1]) != line:
         at = f"（第 {inner[1]} 行）"
-    kind = f"{error['type']}: " if error.get("type") else ""
-    message = f"{headline}{at}：{kind}{error['message']}"
-    state.problems.append(guard.Problem(path, int(line), message))
+    if error.get("type") == "AssertionError":
+        what = f"核对失败：{error['message']}" if error["message"] else "核对失败"
+    else:
+        what = f"{error['type']}: {error['message']}" if error.get("type") else error["message"]
+    message = f"{headline}{at}：{what}"
+    state.problems.append(guard.Problem(path, int(line), message, kind=kind))
     state.broken = True
     return message
 

@@ -145,9 +145,7 @@ def on_post_build(config) -> None:
     search_index.compact(config["site_dir"], whole if _state["serving"] else None)
     build = engine.current.build
     if build is not None:
-        ran = build.executed()
-        log.info(f"代码执行：{ran} 讲重新运行，共 {build.executed_seconds:.2f} s，"
-                 f"页面另起 {build.reruns} 个工作进程；其余取缓存")
+        log.info(report.executed(build.executed(), build.executed_seconds, build.reruns))
         build.close()
         engine.current.build = None
     for message in _state["notebook_errors"]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import faulthandler
 import json
+import linecache
 import os
 import re
 import signal
@@ -125,7 +126,9 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
         scope = namespaces.setdefault(page, runner.namespace(package))
         path, _, line = where.rpartition(":")
         capture = runner.Capture(settings["output_limit"])
-        compiled = compile("\n" * (int(line) if line.isdigit() else 0) + code, path, "exec")
+        source = "\n" * (int(line) if line.isdigit() else 0) + code
+        linecache.cache[path] = (len(source), None, source.splitlines(True), path)  # a failing assert quotes it
+        compiled = compile(source, path, "exec")
         with redirect_stdout(capture):
             exec(compiled, scope)
         return {"output": capture.take()}
@@ -173,7 +176,11 @@ def _error(err: BaseException, root: str) -> dict:
     where = ours[-1] if ours else None  # the innermost line of the lesson's own code
     kind = type(err).__name__
     message = str(err)
-    if isinstance(err, SystemExit):
+    if isinstance(err, AssertionError):
+        from lessons.runner import check_message
+
+        message = check_message(err)  # its own message, or the assert's source: never a bare AssertionError
+    elif isinstance(err, SystemExit):
         message = f"代码调用了 sys.exit({err.code!r})；构建中的代码不能退出进程"
     elif isinstance(err, KeyboardInterrupt):
         message = "代码抛出了 KeyboardInterrupt"

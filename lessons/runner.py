@@ -14,8 +14,10 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import io
+import linecache
 import re
 import sys
+import textwrap
 from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,15 +148,50 @@ def _shown(path: Path) -> str:
         return path.as_posix()
 
 
+def check_message(err: AssertionError) -> str:
+    """核对失败时说什么：assert x, "说明" 给出说明；没写说明的 assert 给出它自己的源码（assert x > 0）。"""
+    text = str(err).strip()
+    if text:
+        return text
+    last = None
+    for last in _frames(err.__traceback__):
+        pass
+    if last is None:
+        return ""
+    code = last.tb_frame.f_code
+    return _assertion(linecache.getlines(code.co_filename, last.tb_frame.f_globals), last.tb_lineno)
+
+
+def _assertion(lines: list[str], line: int) -> str:
+    """第 line 行所在的 assert 语句的源码，合成一行；找不到就是空字符串。"""
+    for start in range(min(line, len(lines)), max(line - 20, 0), -1):
+        if not re.match(r"\s*assert\b", lines[start - 1]):
+            continue
+        for end in range(max(start, line), min(start + 40, len(lines)) + 1):
+            source = textwrap.dedent("".join(lines[start - 1 : end]))
+            try:
+                tree = ast.parse(source)
+            except SyntaxError:
+                continue
+            node = tree.body[0] if tree.body else None
+            if isinstance(node, ast.Assert) and start + node.end_lineno - 1 >= line:
+                test = ast.get_source_segment(source, node.test) or ast.unparse(node.test)
+                return "assert " + re.sub(r"\s*\\?\n\s*", " ", test)  # 跨行的条件合成一行
+            return ""
+        return ""
+    return ""
+
+
 @contextmanager
 def _reported(run_path: str):
-    """核对（assert）失败时指出文件和行，以非零状态退出。"""
+    """核对（assert）失败时指出文件和行，说出核对的是什么，以非零状态退出。"""
     try:
         yield
-    except AssertionError:
+    except AssertionError as err:
         tb = sys.exc_info()[2]
         line = next((f.tb_lineno for f in _frames(tb) if _shown(Path(f.tb_frame.f_code.co_filename)) == run_path), "?")
-        print(f"核对失败：{run_path}:{line}", file=sys.stderr)
+        message = check_message(err)
+        print(f"核对失败：{run_path}:{line}{'：' + message if message else ''}", file=sys.stderr)
         sys.exit(1)
 
 

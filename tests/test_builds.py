@@ -1,5 +1,7 @@
 """Real builds, as an author or CI runs them: a lesson that builds on an earlier one, every way a
-lesson's code can fail stopping `mkdocs build --strict` with its page and line, and Zensical."""
+lesson's code can fail stopping `mkdocs build --strict` with its page and line, and Zensical.
+The lessons built here are scratch lessons of their own (tests/scratch_lesson.py), numbered after
+every lesson the course has: these tests hold whatever lessons exist."""
 
 from __future__ import annotations
 
@@ -12,72 +14,87 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import LESSON, edit, mkdocs_build
+from tests.conftest import edit, mkdocs_build
+from tests.scratch_lesson import confirm, free_numbers, make_lesson, scratch_lesson, scratch_prototype, set_time_limit  # noqa: F401 - fixtures
 
-L11_PAGE = "docs/lessons/11-reuse.md"
-L11_CODE = '''"""reuse：直接用第 10 讲算好的 q、k。"""
-from lessons.l10.attention_2d import k, q
+LATER_CODE = '''\
+    """reuse：直接用前一讲算好的 b。"""
+    from lessons.lEARLIER.second import b
 
-# --8<-- [start:listing]
-overlap = q @ k.T
-print("第 10 讲的 q 与 k 的点积：")
-print(overlap)
-# --8<-- [end:listing]
+    # --8<-- [start:listing]
+    total = b.sum()
+    print("接着前一讲，b 的和：")
+    print(total)
+    # --8<-- [end:listing]
+    '''
+LATER_PAGE = '''\
+b 的和是 14{=total}，b 的形状是 [3]{=b.shape}。
+
+```python exec="1" file="lessons/lNN/reuse.py:listing" source="above" result="output"
+```
 '''
 
 
 @pytest.fixture(scope="module")
-def lesson11(tmp_path_factory):
-    """A repository copy with a lesson 11 that imports what lesson 10 computed, built once."""
+def course(tmp_path_factory):
+    """A repository copy with two scratch lessons, the later importing what the earlier computed, built once."""
     from tests.conftest import copy_repo
 
-    repo = copy_repo(tmp_path_factory.mktemp("l11") / "repo", with_cache=True)
-    made = subprocess.run([sys.executable, "scripts/new_lesson.py", "11", "reuse", "复用：接着上一讲算"],
-                          cwd=repo, capture_output=True, text=True)
-    assert made.returncode == 0, made.stderr
-    (repo / "lessons/l11/example.py").unlink()
-    (repo / "lessons/l11/reuse.py").write_text(L11_CODE, encoding="utf-8")
-    init = repo / "lessons/l11/__init__.py"
-    init.write_text(init.read_text(encoding="utf-8").replace('("example", "示例实验：换成本讲自己的实验")',
-                                                               '("reuse", "接着第 10 讲")'), encoding="utf-8")
-    (repo / L11_PAGE).write_text(
-        "---\ntitle: 11｜复用\n---\n\n# 11｜复用\n\n"
-        "q₀ 与 k₂ 的点积是 1{=overlap[0, 2]}，矩阵的形状是 [3, 3]{=overlap.shape}。\n\n"
-        '```python exec="1" file="lessons/l11/reuse.py:listing" source="above" result="output"\n```\n',
-        encoding="utf-8")
+    repo = copy_repo(tmp_path_factory.mktemp("later") / "repo", with_cache=True)
+    first, second = free_numbers(repo, 2)
+    earlier = make_lesson(repo, first, "earlier", "前一讲：三个数")
+    later = make_lesson(repo, second, "later", "后一讲：接着算",
+                        files={"reuse": ("接着前一讲", LATER_CODE.replace("lEARLIER", earlier.session))}, page=LATER_PAGE)
+    confirm(earlier, later)
     result = mkdocs_build(repo, repo / "site")
     assert result.returncode == 0, result.stderr
-    return repo
+    return repo, earlier, later
 
 
-def test_a_later_lesson_imports_an_earlier_one_on_the_page(lesson11):
-    soup = BeautifulSoup((lesson11 / "site/lessons/11-reuse/index.html").read_text(encoding="utf-8"), "html.parser")
+def test_a_later_lesson_imports_an_earlier_one_on_the_page(course):
+    repo, _, later = course
+    soup = BeautifulSoup((repo / "site" / later.url / "index.html").read_text(encoding="utf-8"), "html.parser")
     output = soup.select_one("div.language-output").get_text()
-    assert "第 10 讲的 q 与 k 的点积" in output and "匹配分数" not in output  # lesson 10's prints stay out
-    assert "q₀ 与 k₂ 的点积是 1，矩阵的形状是 [3, 3]。" in soup.get_text()
+    assert "接着前一讲，b 的和" in output and "加倍：" not in output  # the earlier lesson's prints stay out
+    assert "b 的和是 14，b 的形状是 [3]。" in soup.get_text()
 
 
-def test_a_later_lesson_imports_an_earlier_one_from_the_command_line(lesson11):
-    run = subprocess.run([sys.executable, "-m", "lessons.l11"], cwd=lesson11, capture_output=True, text=True)
+def test_a_later_lesson_imports_an_earlier_one_from_the_command_line(course):
+    repo, _, later = course
+    run = subprocess.run([sys.executable, "-m", later.package], cwd=repo, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert "第 10 讲的 q 与 k 的点积" in run.stdout and "匹配分数" not in run.stdout
+    assert "接着前一讲，b 的和" in run.stdout and "加倍：" not in run.stdout
 
 
-def test_a_later_lesson_imports_an_earlier_one_in_its_notebook_which_runs_on_its_own(lesson11):
+def test_a_later_lesson_imports_an_earlier_one_in_its_notebook_which_runs_on_its_own(course):
     from nbclient import NotebookClient
 
-    nb = nbformat.read(lesson11 / "site/lessons/11-notebook/11-notebook.ipynb", as_version=4)
+    repo, _, later = course
+    nb = nbformat.read(repo / "site" / later.notebook_url / f"{later.number}-notebook.ipynb", as_version=4)
     shown = [o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert any("第 10 讲的 q 与 k 的点积" in o for o in shown) and not any("匹配分数" in o for o in shown)
+    assert any("接着前一讲，b 的和" in o for o in shown) and not any("加倍：" in o for o in shown)
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = []
-    NotebookClient(nb, timeout=300, resources={"metadata": {"path": str(lesson11)}}).execute()
+    NotebookClient(nb, timeout=300, resources={"metadata": {"path": str(repo)}}).execute()
     assert "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs) == "".join(shown)
 
 
 BLOCK = '\n```python exec="1"\n{code}\n```\n'
-ANCHOR = "## 比例能不能由当前输入自己算？"
+ANCHOR = "## 第二个实验"
+
+
+@pytest.fixture
+def scratch(scratch_lesson):
+    set_time_limit(scratch_lesson, 3)
+    return scratch_lesson
+
+
+def insert_at_the_top(lesson, name: str, code: str) -> int:
+    """Put `code` under the first import of experiment `name`; the line it starts on."""
+    path = lesson.file(name)
+    first_import = next(s for s in (lesson.repo / path).read_text(encoding="utf-8").split("\n") if "import " in s)
+    return edit(lesson.repo, path, first_import + "\n", f"{first_import}\n{code}\n") + 1
 
 
 @pytest.mark.parametrize("where, code, message, failing_line", [
@@ -86,28 +103,44 @@ ANCHOR = "## 比例能不能由当前输入自己算？"
     ("block", "import os\nos._exit(3)", "意外退出（退出码 3）", None),
     ("block", "print('x' * 10_000_000)", "打印超过 100000 个字符的上限", 1),
     ("block", "while True:\n    pass", "超过时间上限 3 秒", (1, 2)),  # stopped on either line of the loop
-    ("module", "import sys\nsys.exit()", "代码调用了 sys.exit(None)", 2),
-    ("module", "open('docs/x.md', 'w')", "不能写入受监视的源文件夹", 1),
-    ("module", "while True:\n    pass", "超过时间上限 3 秒", (1, 2)),
+    ("block", "x = 1\nassert x == 2", "核对失败：assert x == 2", 2),
+    ("second", "import sys\nsys.exit()", "代码调用了 sys.exit(None)", 2),
+    ("second", "open('docs/x.md', 'w')", "不能写入受监视的源文件夹", 1),
+    ("second", "while True:\n    pass", "超过时间上限 3 秒", (1, 2)),
+    ("first", "raise ValueError('第一个实验就出错')", "ValueError: 第一个实验就出错", 1),
 ])
 def test_every_way_lesson_code_can_fail_stops_the_strict_build_naming_page_and_line(
-        repo_copy, tmp_path, where, code, message, failing_line):
-    edit(repo_copy, "lessons/l10/__init__.py", "EXPERIMENTS = [", "TIME_LIMIT = 3\n\nEXPERIMENTS = [")
+        scratch, tmp_path, where, code, message, failing_line):
     offsets = failing_line if isinstance(failing_line, tuple) else (failing_line,)
     if where == "block":
-        fence = edit(repo_copy, LESSON, ANCHOR, BLOCK.format(code=code) + "\n" + ANCHOR) + 1
-        expected = [[f"{LESSON}:{fence}: 代码块执行出错"]]
+        fence = edit(scratch.repo, scratch.page, ANCHOR, BLOCK.format(code=code) + "\n" + ANCHOR) + 1
+        expected = [[f"{scratch.page}:{fence}: 代码块执行出错"]]
         if failing_line:
             expected.append([f"（第 {fence + n} 行）" for n in offsets])
-    else:
-        line = edit(repo_copy, "lessons/l10/projections.py", "import torch\n", f"import torch\n{code}\n")
-        expected = [[f"{LESSON}:5: 本讲的代码运行失败（lessons/l10/projections.py:{line + n}）" for n in offsets]]
-    result = mkdocs_build(repo_copy, tmp_path / "site")
+    else:  # reported at the block that shows the experiment, not at the page's title
+        line = insert_at_the_top(scratch, where, code)
+        expected = [[f"{scratch.page}:{scratch.listing_line(where)}: 本讲的代码运行失败（{scratch.file(where)}:{line + n - 1}）"
+                     for n in offsets]]
+    result = mkdocs_build(scratch.repo, tmp_path / "site")
     assert result.returncode != 0
     assert all(any(e in result.stderr for e in alternatives) for alternatives in expected), result.stderr
     assert message in result.stderr, result.stderr
     assert "WARNING" not in result.stderr  # one cause, one error: no second report of the same block
     assert len([x for x in result.stderr.splitlines() if message in x]) == 1
+
+
+@pytest.mark.parametrize("check, message", [
+    ('assert b.sum() == 15, "加倍后的和应是 15"', "核对失败：加倍后的和应是 15"),  # its own message
+    ("assert b.sum() == 15", "核对失败：assert b.sum() == 15"),  # none: its source
+])
+def test_a_failing_check_says_what_it_checked_at_the_block_that_shows_it(scratch, tmp_path, check, message):
+    line = edit(scratch.repo, scratch.file("second"), 'assert b.sum() == 14, "加倍后的和应是 14"', check)
+    result = mkdocs_build(scratch.repo, tmp_path / "site")
+    assert result.returncode != 0
+    shown = scratch.listing_line("second")
+    assert f"{scratch.page}:{shown}: 本讲的代码运行失败（{scratch.file('second')}:{line}）：{message}\n" in result.stderr, \
+        result.stderr
+    assert "AssertionError" not in result.stderr and "WARNING" not in result.stderr
 
 
 # ---- Zensical -----------------------------------------------------------------------------------
@@ -119,31 +152,32 @@ def zensical(repo):
                           capture_output=True, text=True, timeout=600)
 
 
-def test_zensical_builds_the_site_with_live_values(repo_copy):
-    result = zensical(repo_copy)
+def test_zensical_builds_the_site_with_live_values(scratch):
+    result = zensical(scratch.repo)
     assert result.returncode == 0, result.stdout + result.stderr
-    html = (repo_copy / "site/lessons/10-attention/index.html").read_text(encoding="utf-8")
-    assert "a₀=[0.4011，0.1978，0.4011]" in html and "{=" not in html
-    assert "tensor([[0.4011, 0.1978, 0.4011]" in html  # a listing's output, from the run
+    html = (scratch.repo / "site" / scratch.url / "index.html").read_text(encoding="utf-8")
+    assert "三个数的平均约为 2.3333，加倍以后的平均约为 4.6667。" in html and "{=" not in html
+    assert "平均： tensor(2.3333)" in html  # a listing's output, from the run
 
 
-def test_zensical_fails_on_drift_naming_it(repo_copy):
-    line = edit(repo_copy, LESSON, "分母是它们的和 5.0562", "分母是它们的和 5.0526")
-    result = zensical(repo_copy)
+def test_zensical_fails_on_drift_naming_it(scratch):
+    line = edit(scratch.repo, scratch.page, "2.3333{=a.mean()}", "2.3334{=a.mean()}")
+    result = zensical(scratch.repo)
     assert result.returncode != 0
-    assert f"{LESSON}:{line}: 数字漂移：正文写 5.0526，代码现算 5.05623" in result.stdout + result.stderr
+    assert f"{scratch.page}:{line}: 数字漂移：正文写 2.3334，代码现算 2.333" in result.stdout + result.stderr
 
 
-def test_zensical_fails_on_a_raising_block_naming_the_page(repo_copy):
-    line = edit(repo_copy, LESSON, ANCHOR, BLOCK.format(code="1 / 0") + "\n" + ANCHOR) + 1
-    result = zensical(repo_copy)
+def test_zensical_fails_on_a_raising_block_naming_the_page(scratch):
+    line = edit(scratch.repo, scratch.page, ANCHOR, BLOCK.format(code="1 / 0") + "\n" + ANCHOR) + 1
+    result = zensical(scratch.repo)
     assert result.returncode != 0
-    assert f"{LESSON}:{line}: 代码块执行出错（第 {line + 1} 行）：ZeroDivisionError" in result.stdout + result.stderr
+    assert f"{scratch.page}:{line}: 代码块执行出错（第 {line + 1} 行）：ZeroDivisionError" in result.stdout + result.stderr
 
 
-def test_the_run_cache_is_json_a_person_can_read(lesson11):
-    record = json.loads((lesson11 / ".cache/coursekit/runs/lessons.l11.json").read_text(encoding="utf-8"))
-    assert "lessons/l10/attention_2d.py" in record["deps"] and record["versions"]["python"]
+def test_the_run_cache_is_json_a_person_can_read(course):
+    repo, earlier, later = course
+    record = json.loads((repo / f".cache/coursekit/runs/{later.package}.json").read_text(encoding="utf-8"))
+    assert earlier.file("second") in record["deps"] and record["versions"]["python"]
 
 
 def test_a_clean_quiet_build_says_nothing(tmp_path):

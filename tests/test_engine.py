@@ -9,32 +9,39 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import engine
+from coursekit import engine, report
 from coursekit.harness import copy_repo
+from tests.scratch_lesson import free_numbers, used_numbers
+
+# The test lessons' numbers, after every lesson the repository has: A, B and C below, then the
+# lessons single tests make (one of them imports A and B, so numbers are put into code as lNN).
+A, B, C, D, E, F, G = (f"l{n}" for n in free_numbers(Path(__file__).resolve().parents[1], 7))
 
 
-def lesson(root: Path, number: int, files: dict[str, str], **settings) -> None:
-    package = root / f"lessons/l{number}"
+def lesson(root: Path, session: str, files: dict[str, str], **settings) -> None:
+    package = root / f"lessons/{session}"
     package.mkdir(parents=True)
     extra = "".join(f"{k} = {v!r}\n" for k, v in settings.items())
     names = ", ".join(f"({n!r}, {n!r})" for n in files)
-    (package / "__init__.py").write_text(f'"""第 {number} 讲 · 测试"""\nEXPERIMENTS = [{names}]\n{extra}', encoding="utf-8")
+    (package / "__init__.py").write_text(f'"""第 {session[1:]} 讲 · 测试"""\nEXPERIMENTS = [{names}]\n{extra}', encoding="utf-8")
+    (package / "__main__.py").write_text(f"from lessons.runner import main\n\nmain('lessons.{session}')\n", encoding="utf-8")
     for name, code in files.items():
-        (package / f"{name}.py").write_text(textwrap.dedent(code), encoding="utf-8")
+        (package / f"{name}.py").write_text(textwrap.dedent(code).replace("lA.", f"{A}."), encoding="utf-8")
 
 
 @pytest.fixture
 def root(tmp_path) -> Path:
     repo = copy_repo(tmp_path / "repo")
+    assert not used_numbers(repo) & {int(s[1:]) for s in (A, B, C, D, E, F, G)}
     (repo / "tinylm/extra.py").write_text("# 一个常数\nTWO = 2\n", encoding="utf-8")
-    lesson(repo, 50, {"first": "from tinylm.extra import TWO\nx = TWO * 3\nprint('x =', x)\n",
-                      "second": "from lessons.l50.first import x\ny = x + 1\nprint('y =', y)\n"})
-    lesson(repo, 51, {"uses": "from lessons.l50.second import y\nz = y * 10\nprint('z =', z)\n"})
-    lesson(repo, 52, {"alone": "w = 5\nprint('w =', w)\n"})
+    lesson(repo, A, {"first": "from tinylm.extra import TWO\nx = TWO * 3\nprint('x =', x)\n",
+                     "second": "from lessons.lA.first import x\ny = x + 1\nprint('y =', y)\n"})
+    lesson(repo, B, {"uses": "from lessons.lA.second import y\nz = y * 10\nprint('z =', z)\n"})
+    lesson(repo, C, {"alone": "w = 5\nprint('w =', w)\n"})
     return repo
 
 
-def runs(root: Path, sessions=("l50", "l51", "l52")) -> dict[str, engine.Run]:
+def runs(root: Path, sessions=(A, B, C)) -> dict[str, engine.Run]:
     build = engine.Build(root)
     try:
         build.prefetch(sessions)
@@ -44,7 +51,7 @@ def runs(root: Path, sessions=("l50", "l51", "l52")) -> dict[str, engine.Run]:
 
 
 def test_each_file_runs_whole_once_and_its_output_is_kept_by_statement(root):
-    run = runs(root, ["l50"])["l50"]
+    run = runs(root, [A])[A]
     assert run.error is None and run.executed
     first, second = run.files
     assert first.output() == "x = 6\n" and second.output() == "y = 7\n"
@@ -52,7 +59,7 @@ def test_each_file_runs_whole_once_and_its_output_is_kept_by_statement(root):
 
 
 def test_a_later_lesson_imports_an_earlier_one_without_printing_its_output(root):
-    run = runs(root, ["l51"])["l51"]
+    run = runs(root, [B])[B]
     assert run.error is None and run.files[0].output() == "z = 70\n"
 
 
@@ -64,24 +71,24 @@ def test_results_are_cached_by_what_they_depend_on(root):
     assert not any(r.executed for r in runs(root).values())  # a comment in an imported module
     extra.write_text("TWO = 3\n", encoding="utf-8")
     again = runs(root)
-    assert again["l50"].executed and again["l51"].executed and not again["l52"].executed
-    assert again["l51"].files[0].output() == "z = 100\n"
-    second = root / "lessons/l50/second.py"
+    assert again[A].executed and again[B].executed and not again[C].executed
+    assert again[B].files[0].output() == "z = 100\n"
+    second = root / f"lessons/{A}/second.py"
     second.write_text(second.read_text(encoding="utf-8") + "# 只是注释\n", encoding="utf-8")
     after = runs(root)  # a lesson's own file counts to the letter (its page shows it), for others its code
-    assert after["l50"].executed and not after["l51"].executed and not after["l52"].executed
+    assert after[A].executed and not after[B].executed and not after[C].executed
     second.write_text(second.read_text(encoding="utf-8").replace("x + 1", "x + 2"), encoding="utf-8")
     last = runs(root)
-    assert last["l50"].executed and last["l51"].executed and not last["l52"].executed
-    assert last["l51"].files[0].output() == "z = 110\n"
+    assert last[A].executed and last[B].executed and not last[C].executed
+    assert last[B].files[0].output() == "z = 110\n"
 
 
 def test_independent_lessons_run_at_the_same_time(root, tmp_path):
     log = tmp_path / "times.txt"
-    for n in (60, 61):
-        lesson(root, n, {"slow": f"import time\nstart = time.time()\ntime.sleep(1.0)\n"
-                                 f"open({str(log)!r}, 'a').write(f'{{start}} {{time.time()}}\\n')\n"})
-    runs(root, ["l60", "l61"])
+    for session in (D, E):
+        lesson(root, session, {"slow": f"import time\nstart = time.time()\ntime.sleep(1.0)\n"
+                                       f"open({str(log)!r}, 'a').write(f'{{start}} {{time.time()}}\\n')\n"})
+    runs(root, [D, E])
     (a0, a1), (b0, b1) = [tuple(map(float, line.split())) for line in log.read_text().splitlines()]
     assert a0 < b1 and b0 < a1  # the two runs overlapped
 
@@ -97,12 +104,12 @@ def test_independent_lessons_run_at_the_same_time(root, tmp_path):
     ("x = 2 / 3\nprint('约', round(x, 4), '（即 2/3）')\n", "打印的 2/3 是写死的（「（即 2/3）」）", 2),
 ])
 def test_every_failure_is_one_error_naming_file_and_line(root, code, message, line):
-    lesson(root, 70, {"bad": code}, TIME_LIMIT=2)
+    lesson(root, D, {"bad": code}, TIME_LIMIT=2)
     start = time.monotonic()
-    run = runs(root, ["l70"])["l70"]
+    run = runs(root, [D])[D]
     assert run.error is not None and message in str(run.error), run.error
     if line:
-        assert run.error.where == ("lessons/l70/bad.py", line)
+        assert run.error.where == (f"lessons/{D}/bad.py", line)
     assert time.monotonic() - start < 30
     assert not (root / "docs/made-by-a-lesson.md").exists()
 
@@ -112,22 +119,126 @@ def test_a_page_block_cannot_leak_into_the_next_build(root):
     probe = "import torch\nprint(torch.softmax(torch.zeros(2), dim=0))\n"
     build = engine.Build(root)
     try:
-        assert build.execute("l52", "p", engine.chain("", patch), patch, "docs/p.md:3") == {"output": "patched it\n"}
-        assert build.execute("l52", "p", engine.chain("x", probe), probe, "docs/p.md:9")["output"] == "patched\n"
+        assert build.execute(C, "p", engine.chain("", patch), patch, "docs/p.md:3") == {"output": "patched it\n"}
+        assert build.execute(C, "p", engine.chain("x", probe), probe, "docs/p.md:9")["output"] == "patched\n"
     finally:
         build.close()
     build = engine.Build(root)
     try:
-        clean = build.execute("l52", "p", engine.chain("", probe), probe, "docs/p.md:3")
+        clean = build.execute(C, "p", engine.chain("", probe), probe, "docs/p.md:3")
         assert clean == {"output": "tensor([0.5000, 0.5000])\n"}
     finally:
         build.close()
 
 
 def test_typed_numbers_in_several_places_name_the_first_and_count_the_rest_without_running(root):
-    lesson(root, 71, {"a": "print('约 0.5，即 1/2')\nprint('ok')\n", "b": "print('又是 0.25')\n"})
-    run = runs(root, ["l71"])["l71"]
+    lesson(root, D, {"a": "print('约 0.5，即 1/2')\nprint('ok')\n", "b": "print('又是 0.25')\n"})
+    run = runs(root, [D])[D]
     assert run.error is not None and not run.error.ran and not run.executed
-    assert run.error.where == ("lessons/l71/a.py", 1)
+    assert run.error.where == (f"lessons/{D}/a.py", 1)
     assert str(run.error).startswith("打印的 0.5、1/2 是写死的（「约 0.5，即 1/2」）")
-    assert str(run.error).endswith("（另有 1 行：lessons/l71/b.py:1）")
+    assert str(run.error).endswith(f"（另有 1 行：lessons/{D}/b.py:1）")
+
+
+# ---- a failing experiment says what failed, where, and keeps what ran before it -------------------
+
+
+@pytest.mark.parametrize("code, message, line", [
+    ("x = 1\nassert x == 2, f'x 应是 2，实为 {x}'\n", "核对失败：x 应是 2，实为 1", 2),
+    ("x = 1\nassert x == 2\n", "核对失败：assert x == 2", 2),
+    ("x = 1\nif x:\n    assert (x ==\n            2)  # 注释不算\n", "核对失败：assert x == 2", 3),
+    ("def check(v):\n    assert v > 0\n\ncheck(-1)\n", "核对失败：assert v > 0", 2),
+    ("x = 1\nraise AssertionError\n", "核对失败", 2),
+    ("x = 1 / 0\n", "运行 lessons/lNN/bad.py 出错：ZeroDivisionError: division by zero", 1),
+])
+def test_a_failing_experiment_says_what_failed_at_its_file_and_line(root, code, message, line):
+    lesson(root, D, {"bad": code})
+    run = runs(root, [D])[D]
+    assert str(run.error) == message.replace("lNN", D), run.error
+    assert "AssertionError" not in str(run.error)
+    assert run.error.where == (f"lessons/{D}/bad.py", line) and run.error.file == f"lessons/{D}/bad.py"
+
+
+def test_the_experiments_before_a_failing_one_keep_their_output(root):
+    lesson(root, D, {"fine": "print('算好了')\n", "bad": "print('一半')\nassert 1 > 2, '不成立'\n", "later": "print('没跑')\n"})
+    run = runs(root, [D])[D]
+    assert str(run.error) == "核对失败：不成立" and run.error.file == f"lessons/{D}/bad.py"
+    assert [f.name for f in run.files] == ["fine"] and run.file(f"lessons/{D}/fine.py").output() == "算好了\n"
+
+
+def test_a_failing_block_assert_quotes_its_own_source(root):
+    build = engine.Build(root)
+    try:
+        code = "x = 3\nassert x < 2\n"
+        answer = build.execute(C, "docs/p.md", engine.chain("", code), code, "docs/p.md:7")
+    finally:
+        build.close()
+    error = answer["error"]
+    assert (error["type"], error["message"], tuple(error["where"])) == ("AssertionError", "assert x < 2", ("docs/p.md", 9))
+
+
+def test_the_command_line_says_what_a_failing_check_checked(root):
+    import subprocess
+    import sys
+
+    lesson(root, D, {"fine": "print('算好了')\n", "bad": "x = 3\nassert x < 2\n"})
+    result = subprocess.run([sys.executable, "-m", f"lessons.{D}"], cwd=root, capture_output=True, text=True)
+    assert result.returncode == 1 and "算好了" in result.stdout
+    assert f"核对失败：lessons/{D}/bad.py:2：assert x < 2" in result.stderr, result.stderr
+
+
+def test_the_build_names_the_lessons_it_ran(root):
+    runs(root)  # A, B and C recorded
+    (root / "tinylm/extra.py").write_text("TWO = 3\n", encoding="utf-8")
+    build = engine.Build(root)
+    try:
+        build.prefetch([A, B, C])
+        [build.run(s) for s in (A, B, C)]
+        ran = build.executed()
+    finally:
+        build.close()
+    assert [lesson.session for lesson in ran] == [A, B]
+    line = report.executed(ran, 1.5, 0)
+    assert f"重新运行第 {int(A[1:])}、{int(B[1:])} 讲（lessons.{A}, lessons.{B}）" in line
+    assert "没有一讲重新运行" in report.executed([], 0, 0)
+
+
+# ---- the page line a failing experiment is reported at ---------------------------------------------
+
+PAGE = '''# 99｜标题
+
+第一段正文。
+
+```python exec="1" file="lessons/lX/one.py:top" source="above" result="output"
+```
+
+```python exec="1" file="lessons/lX/two.py" source="above" result="output"
+```
+
+```python exec="1" file="lessons/lX/one.py:bottom" source="above" result="output"
+```
+'''
+ONE = "a = 1\n# --8<-- [start:top]\nb = 2\n# --8<-- [end:top]\nc = 3\n# --8<-- [start:bottom]\nd = 4\n# --8<-- [end:bottom]\n"
+
+
+@pytest.mark.parametrize("where, file, line", [
+    (("lessons/lX/one.py", 3), "lessons/lX/one.py", 24),  # the block whose section holds the line
+    (("lessons/lX/one.py", 7), "lessons/lX/one.py", 30),
+    (("lessons/lX/one.py", 5), "lessons/lX/one.py", 24),  # between sections: the file's first block
+    (("lessons/lX/two.py", 1), "lessons/lX/two.py", 27),  # a whole file
+    (("tinylm/model.py", 9), "lessons/lX/two.py", 27),  # elsewhere: the block of the experiment that ran
+    (("tinylm/model.py", 9), "lessons/lX/three.py", 24),  # not shown either: the page's first block
+    (None, None, 24),
+])
+def test_a_failing_experiment_is_reported_at_the_block_that_shows_it(tmp_path, where, file, line):
+    (tmp_path / "lessons/lX").mkdir(parents=True)
+    (tmp_path / "lessons/lX/one.py").write_text(ONE, encoding="utf-8")
+    (tmp_path / "lessons/lX/two.py").write_text("e = 5\n", encoding="utf-8")
+    err = engine.LessonError("核对失败", where, file=file)
+    assert engine.failure_line(tmp_path, PAGE, 20, err) == line
+
+
+def test_a_page_without_blocks_reports_a_failing_experiment_below_its_title(tmp_path):
+    err = engine.LessonError("核对失败", ("lessons/lX/one.py", 3))
+    assert engine.failure_line(tmp_path, "# 99｜标题\n\n第一段正文。\n", 5, err) == 7
+    assert engine.failure_line(tmp_path, "\n# 99｜标题\n", 5, err) == 6  # nothing below it: the title it is

@@ -1,5 +1,6 @@
-"""`mkdocs serve` while an author writes: edits show up, problems show on the page, nothing a lesson's
-code does takes the server down or outlives the fix."""
+"""`mkdocs serve` while an author writes: edits show up, problems show on the page, headed by what
+happened, nothing a lesson's code does takes the server down or outlives the fix. The page edited
+is a scratch lesson's (tests/scratch_lesson.py), numbered after every lesson the course has."""
 
 import re
 import time
@@ -7,49 +8,103 @@ import time
 import pytest
 
 from coursekit.harness import MkdocsServe
-from tests.conftest import LESSON, edit
+from tests.conftest import edit
+from tests.scratch_lesson import scratch_lesson, scratch_prototype, set_time_limit  # noqa: F401 - fixtures
 
-NOTEBOOK = "lessons/10-notebook/"
+
+class Serve(MkdocsServe):
+    """`mkdocs serve` of a copy with a scratch lesson; pages are the scratch lesson's unless named."""
+
+    def __init__(self, lesson):
+        self.lesson = lesson
+        super().__init__(lesson.repo)
+
+    def page(self, path: str | None = None) -> str:
+        return super().page(self.lesson.url if path is None else path)
+
+    def wait_for(self, text: str, seconds: float = 90, poll: float = 0.01, path: str | None = None) -> str:
+        return super().wait_for(text, seconds, poll, self.lesson.url if path is None else path)
+
+    def wait_until_clean(self, seconds: float = 30) -> str:
+        deadline = time.monotonic() + seconds
+        while "drift-report" in (html := self.page()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "drift-report" not in html and self.proc.poll() is None
+        return html
 
 
 @pytest.fixture
-def serve(repo_copy):
-    server = MkdocsServe(repo_copy)
-    server.wait_for("注意力")
+def lesson(scratch_lesson):
+    return scratch_lesson
+
+
+@pytest.fixture
+def serve(lesson):
+    server = Serve(lesson)
+    server.wait_for("第二个实验")
     yield server
     server.stop()
 
 
-def test_serve_prints_the_drift_and_marks_it_on_the_served_page(repo_copy, serve):
-    line = edit(repo_copy, LESSON, "分母是它们的和 5.0562", "分母是它们的和 5.0526")
+def headline(html: str) -> str:
+    return re.search(r'drift-report".*?<p class="admonition-title">(.*?)</p>', html, re.S).group(1)
+
+
+def test_serve_prints_the_drift_and_marks_it_on_the_served_page(lesson, serve):
+    line = edit(lesson.repo, lesson.page, "约为 2.3333{=a.mean()}", "约为 2.3334{=a.mean()}")
     html = serve.wait_for("drift-report")
-    message = f"{LESSON}:{line}: 数字漂移：正文写 5.0526，代码现算 5.05623"
+    message = f"{lesson.page}:{line}: 数字漂移：正文写 2.3334，代码现算 2.333"
     assert message in serve.log
     assert message in html
-    assert "5.0526" in html.split('<mark class="drift">')[1].split("</mark>")[0]
-    edit(repo_copy, LESSON, "分母是它们的和 5.0526", "分母是它们的和 5.0562")
-    serve.wait_for("分母是它们的和 5.0562")
+    assert headline(html) == "数字漂移：本页有 1 处数字与现算结果不符"
+    assert "2.3334" in html.split('<mark class="drift">')[1].split("</mark>")[0]
+    edit(lesson.repo, lesson.page, "约为 2.3334{=a.mean()}", "约为 2.3333{=a.mean()}")
+    serve.wait_for("约为 2.3333")
     assert "drift-report" not in serve.page()
 
 
-def test_serve_shows_an_experiment_edit_in_the_page_and_the_notebook(repo_copy, serve):
-    edit(repo_copy, "lessons/l10/projections.py", "# 这是单独的构造实验", "# 改过的注释：这是单独的构造实验")
-    serve.wait_for("改过的注释")
-    serve.wait_for("改过的注释", path=NOTEBOOK)
-    edit(repo_copy, "lessons/l10/attention_2d.py", "wv = torch.tensor([[1., 0.], [0., 2.]]", "wv = torch.tensor([[1., 0.], [0., 3.]]")
+def test_serve_shows_an_experiment_edit_in_the_page_and_the_notebook(lesson, serve):
+    edit(lesson.repo, lesson.file("first"), "a = torch.tensor([1., 2., 4.])", "# 改过的注释\na = torch.tensor([1., 2., 4.])")
+    html = serve.wait_for("改过的注释")
+    assert headline(html) == "展示的内容变了：本页有 1 处代码或输出与确认过的记录不同，请核对正文"  # a shown listing changed
+    serve.wait_for("改过的注释", path=lesson.notebook_url)
+    edit(lesson.repo, lesson.file("first"), "a = torch.tensor([1., 2., 4.])", "a = torch.tensor([1., 2., 4., 0.])")
+    serve.wait_for("代码现算 1.75")  # the page ran the edited lesson code, not a stale import
+
+
+def test_a_failing_experiment_is_named_at_its_block_with_its_message_and_what_ran_stays(lesson, serve):
+    check, failing = 'assert b.sum() == 14, "加倍后的和应是 14"', 'assert b.sum() == 15, "加倍后的和应是 15"'
+    line = edit(lesson.repo, lesson.file("second"), check, failing)
     html = serve.wait_for("drift-report")
-    assert "代码现算 1.79" in html  # the page ran the edited lesson code, not a stale import
+    message = (f"{lesson.page}:{lesson.listing_line('second')}: "
+               f"本讲的代码运行失败（{lesson.file('second')}:{line}）：核对失败：加倍后的和应是 15")
+    assert message in html and message in serve.log
+    assert headline(html) == "代码运行失败：本页有 1 处代码出错"
+    assert "平均： tensor(2.3333)" in html  # the first experiment ran: its output stays on the page
+    assert f"重新运行第 {int(lesson.number)} 讲（{lesson.package}）" in serve.log  # the log names the lesson
+    edit(lesson.repo, lesson.file("second"), failing, check)
+    html = serve.wait_until_clean()
+    assert "加倍： tensor([2., 4., 8.])" in html
+
+
+def test_a_failing_block_and_a_drifted_number_are_both_in_the_headline(lesson, serve):
+    edit(lesson.repo, lesson.page, "到这里就结束了。", "到这里就结束了。\n" + BLOCK.format(code="1 / 0"))
+    edit(lesson.repo, lesson.page, "约为 4.6667{=b.mean()}", "约为 4.6668{=b.mean()}")
+    html = serve.wait_for("4.6668")
+    assert headline(html) == "代码运行失败，数字也漂移了：本页有 1 处代码出错、1 处数字与现算结果不符", headline(html)
+    assert "平均： tensor(2.3333)" in html and "加倍： tensor([2., 4., 8.])" in html  # a block failed, the lesson ran
 
 
 BLOCK = "\n```python exec=\"1\"\n{code}\n```\n"
+ANCHOR = "## 第二个实验"
 
 
-def add_block(repo, code: str) -> None:
-    edit(repo, LESSON, "## 比例能不能由当前输入自己算？", BLOCK.format(code=code) + "\n## 比例能不能由当前输入自己算？")
+def add_block(lesson, code: str) -> None:
+    edit(lesson.repo, lesson.page, ANCHOR, BLOCK.format(code=code) + "\n" + ANCHOR)
 
 
-def remove_block(repo, code: str) -> None:
-    edit(repo, LESSON, BLOCK.format(code=code) + "\n", "")
+def remove_block(lesson, code: str) -> None:
+    edit(lesson.repo, lesson.page, BLOCK.format(code=code) + "\n", "")
 
 
 @pytest.mark.parametrize("code, message", [
@@ -59,43 +114,37 @@ def remove_block(repo, code: str) -> None:
     ("print('x' * 10_000_000)", "打印超过 100000 个字符的上限"),
     ("open('docs/from-a-block.md', 'w').write('# x')", "不能写入受监视的源文件夹"),
 ])
-def test_serve_survives_a_block_that_would_take_it_down_and_recovers_when_it_is_removed(repo_copy, serve, code, message):
-    add_block(repo_copy, code)
+def test_serve_survives_a_block_that_would_take_it_down_and_recovers_when_it_is_removed(lesson, serve, code, message):
+    add_block(lesson, code)
     html = serve.wait_for("drift-report")
     assert message in html and message in serve.log
-    assert f"{LESSON}:" in html
-    remove_block(repo_copy, code)
-    serve.wait_for("比例能不能由当前输入自己算")
-    deadline = time.monotonic() + 30
-    while "drift-report" in serve.page() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert "drift-report" not in serve.page() and serve.proc.poll() is None
-    assert not (repo_copy / "docs/from-a-block.md").exists()
+    assert f"{lesson.page}:" in html and headline(html).startswith("代码运行失败")
+    remove_block(lesson, code)
+    serve.wait_for("第二个实验")
+    serve.wait_until_clean()
+    assert not (lesson.repo / "docs/from-a-block.md").exists()
 
 
-def test_serve_stops_an_endless_loop_at_the_time_limit(repo_copy, serve):
-    edit(repo_copy, "lessons/l10/__init__.py", "EXPERIMENTS = [", "TIME_LIMIT = 3\n\nEXPERIMENTS = [")
+def test_serve_stops_an_endless_loop_at_the_time_limit(lesson, serve):
+    set_time_limit(lesson, 3)
     start = time.monotonic()
-    add_block(repo_copy, "while True:\n    pass")
+    add_block(lesson, "while True:\n    pass")
     html = serve.wait_for("drift-report", seconds=60)
     assert "超过时间上限 3 秒" in html and time.monotonic() - start < 30
-    remove_block(repo_copy, "while True:\n    pass")
-    serve.wait_for("比例能不能由当前输入自己算")
-    deadline = time.monotonic() + 30
-    while "drift-report" in serve.page() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert "drift-report" not in serve.page()
+    remove_block(lesson, "while True:\n    pass")
+    serve.wait_for("第二个实验")
+    serve.wait_until_clean()
 
 
-def test_a_torch_patch_in_a_block_is_gone_once_the_block_is_removed(repo_copy, serve):
+def test_a_torch_patch_in_a_block_is_gone_once_the_block_is_removed(lesson, serve):
     patch = "import torch\ntorch.softmax = lambda s, dim: s * 0"
     probe = "import torch\nprint('probe', torch.softmax(torch.zeros(2), dim=0))"
-    add_block(repo_copy, patch)
-    add_block(repo_copy, probe)  # lands below the patch
+    add_block(lesson, patch)
+    add_block(lesson, probe)  # lands below the patch
     serve.wait_for("probe tensor([0., 0.])")
-    remove_block(repo_copy, patch)
+    remove_block(lesson, patch)
     html = serve.wait_for("probe tensor([0.5000, 0.5000])")
-    assert "drift-report" not in html
+    assert "代码块执行出错" not in html  # (the box says the probe is a block not yet confirmed)
 
 
 def search_entries(serve) -> list[dict]:
@@ -106,21 +155,22 @@ def search_entries(serve) -> list[dict]:
 
 # Pages edited in one save: one page; two at once (Material's own merge indexed the second twice);
 # the home page, whose URL "" is a prefix of every other (Material's merge emptied the index).
+# (None: the scratch lesson's page.)
+LESSON_EDIT = (None, "这一段只是为了让页面有几句正文。", "这一段只是为了让页面有几句正文（搜索标记甲）。", None)
 EDITS = {
-    "lesson": [(LESSON, "这些数不代表三个中文词的真实语义。", "这些数不代表三个中文词的真实语义（搜索标记甲）。", "lessons/10-attention/")],
-    "two pages": [(LESSON, "这些数不代表三个中文词的真实语义。", "这些数不代表三个中文词的真实语义（搜索标记甲）。", "lessons/10-attention/"),
-                  ("docs/setup.md", "\n\n", "\n\n搜索标记乙。\n\n", "setup/")],
+    "lesson": [LESSON_EDIT],
+    "two pages": [LESSON_EDIT, ("docs/setup.md", "\n\n", "\n\n搜索标记乙。\n\n", "setup/")],
     "home": [("docs/index.md", "\n\n", "\n\n搜索标记丙。\n\n", "")],
 }
 
 
 @pytest.mark.parametrize("name", EDITS)
-def test_after_an_incremental_rebuild_the_search_index_is_whole_and_current(repo_copy, serve, name):
+def test_after_an_incremental_rebuild_the_search_index_is_whole_and_current(lesson, serve, name):
     before = search_entries(serve)
     for path, old, new, _ in EDITS[name]:
-        edit(repo_copy, path, old, new)
+        edit(lesson.repo, path or lesson.page, old, new)
     for _, _, new, url in EDITS[name]:
-        serve.wait_for(new.strip(), path=url)
+        serve.wait_for(new.strip(), path=url)  # url None: the lesson's page
     marks = [re.search("搜索标记.", new).group(0) for _, _, new, _ in EDITS[name]]
     deadline = time.monotonic() + 10
     while True:
