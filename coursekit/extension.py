@@ -101,9 +101,9 @@ class GuardPreprocessor(Preprocessor):
             try:
                 run = build.run(session)
                 if run.error:
-                    _lesson_failed(state, run.error, path, first)
+                    _lesson_failed(state, run.error, path, text, first)
             except engine.LessonError as err:
-                _lesson_failed(state, err, path, first)
+                _lesson_failed(state, err, path, text, first)
         if not path.startswith(LESSON_PAGES):
             return _tag_blocks(text, path, first).split("\n")
         out = _check(state, path, text, first)
@@ -129,7 +129,7 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
             try:
                 values = dict(zip(exprs, state.build.evaluate(state.session, exprs)))
             except engine.LessonError as err:
-                _lesson_failed(state, err, path, first)
+                _lesson_failed(state, err, path, text, first)
                 values = None
     if values is not None:
         state.bound += guard.bind(found, values)
@@ -189,10 +189,13 @@ def _included(root: Path, spec: str) -> tuple[str, str, int] | None:
     return rel, "\n".join(lines[start + 1 : stop]), start + 2
 
 
-def _lesson_failed(state: PageState, err: engine.LessonError, path: str, line: int) -> None:
+def _lesson_failed(state: PageState, err: engine.LessonError, path: str, text: str, first: int) -> None:
+    """Reported at the block that shows the failing file (engine.failure_line), never the title."""
     where = f"（{err.where[0]}:{err.where[1]}）" if err.where else ""
     if not any(p.message.startswith("本讲的代码") for p in state.problems):
-        state.problems.append(guard.Problem(path, line, f"本讲的代码{'运行失败' if err.ran else '没有运行'}{where}：{err}"))
+        line = engine.failure_line(state.root, text, first, err)
+        state.problems.append(guard.Problem(path, line, f"本讲的代码{'运行失败' if err.ran else '没有运行'}{where}：{err}",
+                                            kind="code" if err.ran else "drift"))
     state.broken = True
 
 

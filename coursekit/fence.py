@@ -142,11 +142,11 @@ def _listing(state, spec: str, where: str, md, options):
         message = _failed(state, where, {"type": "", "message": str(err)})
         return base_format(language="python", run=lambda code, **_: message, code="", md=md, **options)
     try:
-        run = None if state.broken else state.build.run(state.session)
+        run = state.build.run(state.session)
     except engine.LessonError:
         run = None
     output = ""
-    if run is not None and run.error is None:
+    if run is not None:  # the files that ran show what they printed, also when a later one failed
         for path, _, lines in parts:
             result = run.file(path)
             if result is not None:
