@@ -182,6 +182,17 @@ def copy_repo(dest: Path, with_cache: bool = False) -> Path:
     return dest
 
 
+def remove_lessons(repo: Path, lessons: list[CourseLesson]) -> None:
+    """Take lessons out of a repository copy: their page, their package and their nav entry."""
+    config = (repo / "mkdocs.yml").read_text(encoding="utf-8")
+    for lesson in lessons:
+        (repo / lesson.page).unlink()
+        shutil.rmtree(repo / lesson.folder)
+        stem = re.escape(f"lessons/{lesson.number}-")
+        config = re.sub(rf'\n  - "?第 {int(lesson.number)} 讲[^\n]*(?:\n      - [^\n]*{stem}[^\n]*)+', "", config)
+    (repo / "mkdocs.yml").write_text(config, encoding="utf-8")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -2,15 +2,15 @@
 
     python scripts/bench_scale.py [--sizes 1 30] [--prose-edits 5] [--code-edits 3]
 
-For each size N it makes an N-lesson course in a throwaway folder: lesson 10 plus N-1 renamed
-copies of it, each started with scripts/new_lesson.py and then filled with lesson 10's page and
-code. It measures, side by side:
+For each size N it makes an N-lesson course in a throwaway folder: the course's first lesson plus
+N-1 renamed copies of it (the other lessons taken out), each started with scripts/new_lesson.py
+and then filled with the first lesson's page and code. It measures, side by side:
 - cold: `mkdocs build --strict` with no caches;
 - warm: the same build again, nothing changed;
-- prose edit: under `mkdocs serve`, seconds from saving a sentence in lesson 10 to the served page
-  showing it (median);
-- code edit: seconds from saving lesson 10's experiment file to its notebook page showing it
-  (median; the lesson reruns);
+- prose edit: under `mkdocs serve`, seconds from saving a paragraph added to the first lesson's
+  page to the served page showing it (median);
+- code edit: seconds from saving the first lesson's first experiment file to its notebook page
+  showing it (median; the lesson reruns);
 - peak memory: the most the build's process tree held at once during the cold build;
 - raw search index size, and what each lesson adds to it.
 """
@@ -32,29 +32,33 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit.harness import MkdocsServe, copy_repo, mkdocs_build  # noqa: E402
+from coursekit.harness import MkdocsServe, copy_repo, course_lessons, mkdocs_build, remove_lessons  # noqa: E402
 
-LESSON = "docs/lessons/10-attention.md"
-EXPERIMENT = "lessons/l10/projections.py"
+BASE = course_lessons(ROOT)[0]  # the lesson the course is made of
+EXPERIMENT = f"{BASE.folder}/{BASE.experiments[0][0]}.py"
 
 
 def make_course(dest: Path, n: int) -> Path:
     repo = copy_repo(dest)
-    source_md = (ROOT / LESSON).read_text(encoding="utf-8")
-    for number in range(11, 10 + n):
+    remove_lessons(repo, [x for x in course_lessons(repo) if x.number != BASE.number])
+    source_md = BASE.markdown()
+    old_id, old_nb = BASE.id, f"{BASE.number}-notebook"
+    first = max(int(x.number) for x in course_lessons(ROOT)) + 1
+    for number in range(first, first + n - 1):
         nn, slug = f"{number:02d}", f"copy{number}"
-        subprocess.run([sys.executable, "scripts/new_lesson.py", nn, slug, f"注意力副本 {nn}：同一讲的改名副本"],
-                       cwd=repo, check=True, capture_output=True)
+        subprocess.run([sys.executable, "scripts/new_lesson.py", nn, slug, f"副本 {nn}：同一讲的改名副本",
+                        "同一讲的改名副本，只用来量构建的规模"], cwd=repo, check=True, capture_output=True)
         package = repo / f"lessons/l{nn}"
         shutil.rmtree(package)
-        shutil.copytree(ROOT / "lessons/l10", package, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / BASE.folder, package, ignore=shutil.ignore_patterns("__pycache__"))
+        page_path = f"docs/lessons/{nn}-{slug}.md"
         for file in package.rglob("*"):
-            if file.is_file() and file.suffix in (".py", ".txt", ".md"):
-                text = file.read_text(encoding="utf-8")
-                file.write_text(text.replace("lessons.l10", f"lessons.l{nn}").replace("lessons/l10", f"lessons/l{nn}"),
+            if file.is_file() and file.suffix in (".py", ".txt", ".md", ".json"):
+                text = file.read_text(encoding="utf-8").replace(BASE.page, page_path)
+                file.write_text(text.replace(f"lessons.{old_id}", f"lessons.l{nn}").replace(f"lessons/{old_id}", f"lessons/l{nn}"),
                                 encoding="utf-8")
-        page = source_md.replace("lessons/l10/", f"lessons/l{nn}/").replace("10-notebook", f"{nn}-notebook")
-        (repo / f"docs/lessons/{nn}-{slug}.md").write_text(page, encoding="utf-8")
+        page = source_md.replace(f"lessons/{old_id}/", f"lessons/l{nn}/").replace(old_nb, f"{nn}-notebook")
+        (repo / page_path).write_text(page, encoding="utf-8")
     return repo
 
 
@@ -116,7 +120,7 @@ def serve_edits(repo: Path, path: str, edit, page: str, edits: int) -> list[floa
     original = file.read_text(encoding="utf-8")
     seconds = []
     try:
-        server.wait_for("注意力", seconds=600)
+        server.wait_for("</html>", seconds=600, path=page)
         for i in range(edits):
             marker = f"m{i}x{time.time_ns() % 100000}"
             start = time.perf_counter()
@@ -131,11 +135,11 @@ def serve_edits(repo: Path, path: str, edit, page: str, edits: int) -> list[floa
 
 
 def prose_edit(text: str, marker: str) -> str:
-    return text.replace("这些数不代表三个中文词的真实语义。", f"这些数不代表三个中文词的真实语义（{marker}）。", 1)
+    return text.rstrip("\n") + f"\n\n新加的一段：{marker}。\n"
 
 
 def code_edit(text: str, marker: str) -> str:
-    return text.replace("# 这是单独的构造实验", f"# {marker} 这是单独的构造实验", 1)
+    return f"# {marker}\n" + text  # above any shown section: the notebook shows it, the page's listings don't move
 
 
 def measure(n: int, args) -> dict[str, float]:
@@ -145,8 +149,8 @@ def measure(n: int, args) -> dict[str, float]:
         cold, peak = cold_build(repo, work / "site")
         warm = timed(lambda: mkdocs_build(repo, work / "site"))
         index = (work / "site/search/search_index.json").stat().st_size / 1024
-        prose = serve_edits(repo, LESSON, prose_edit, "lessons/10-attention/", args.prose_edits)
-        code = serve_edits(repo, EXPERIMENT, code_edit, "lessons/10-notebook/", args.code_edits)
+        prose = serve_edits(repo, BASE.page, prose_edit, BASE.url, args.prose_edits)
+        code = serve_edits(repo, EXPERIMENT, code_edit, BASE.notebook_url, args.code_edits)
         return {"cold": cold, "warm": warm, "prose": statistics.median(prose), "code": statistics.median(code),
                 "peak": peak, "index": index}
     finally:
@@ -169,7 +173,7 @@ def main() -> None:
         ("peak memory, cold build (MB)", "peak", ""),
         ("search index, raw (KB)", "index", "≤ 25 KB per lesson"),
     ]
-    print(f"{os.cpu_count()} cores · lesson 10 plus renamed copies")
+    print(f"{os.cpu_count()} cores · {BASE.page} plus renamed copies")
     print(f"| measure | N={small} | N={large} | ratio | target |")
     print("| --- | ---: | ---: | ---: | --- |")
     for label, key, target in rows:

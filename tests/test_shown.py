@@ -7,7 +7,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import shutil
 import subprocess
 import sys
 
@@ -15,6 +14,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from coursekit import shown
+from coursekit.harness import remove_lessons
 from tests.conftest import LESSONS, ROOT, copy_repo, lesson_params, mkdocs_build
 
 PAGE = "docs/lessons/97-fixture.md"  # a lesson number no lesson uses: shown.py only reads its folder name
@@ -135,13 +135,7 @@ def test_later_lessons_leave_an_earlier_page_as_it_was(tmp_path, built_site, les
     stays: what it changes on this page, the reviewed record catches; the strict build holds it.)"""
     later = [x for x in LESSONS if int(x.number) > int(lesson.number)]
     repo = copy_repo(tmp_path / "repo", with_cache=True)
-    config = (repo / "mkdocs.yml").read_text(encoding="utf-8")
-    for x in later:
-        (repo / x.page).unlink()
-        shutil.rmtree(repo / x.folder)
-        stem = f"lessons/{x.number}-"
-        config = re.sub(rf'\n  - "?第 {int(x.number)} 讲[^\n]*(?:\n      - [^\n]*{re.escape(stem)}[^\n]*)+', "", config)
-    (repo / "mkdocs.yml").write_text(config, encoding="utf-8")
+    remove_lessons(repo, later)
     result = mkdocs_build(repo, tmp_path / "site")
     assert result.returncode == 0, result.stdout + result.stderr
     gone = [x.url.rstrip("/").rsplit("/", 1)[-1] for x in later] + [f"{x.number}-notebook" for x in later]
