@@ -13,9 +13,6 @@ from coursekit.harness import (  # noqa: F401 - re-exported for the tests
 )
 
 LESSONS: list[CourseLesson] = course_lessons(ROOT)
-# Tests that edit lesson 10's own text (test_builds, test_serve) still name it here; lesson-neutral
-# tests take a lesson from LESSONS instead.
-LESSON = "docs/lessons/10-attention.md"
 
 
 def lesson_params(lessons=None, having=None):
@@ -66,27 +63,6 @@ def browser():
 
     with chromium() as b:
         yield b
-
-
-def open_page(browser, url: str, **options):
-    """A page at a laptop's width with `url` open; `.errors` collects its script errors."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900}, **options)
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(url)
-    return page
-
-
-@pytest.fixture
-def lesson_page(browser, base_url):
-    """The first lesson with a step-through demo, open in Chromium at a laptop's width; the test
-    fails on any script error."""
-    with_demo = [lesson for lesson in LESSONS if lesson.has_demo]
-    assert with_demo, "no lesson page embeds the step-through demo"
-    page = open_page(browser, f"{base_url}/{with_demo[0].url}")
-    yield page
-    assert page.errors == []
-    page.close()
 
 
 @pytest.fixture(scope="session")

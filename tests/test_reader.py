@@ -109,7 +109,7 @@ def test_every_notebook_toc_link_lands_on_a_heading(browser, base_url, built_sit
         links = page.locator(".md-sidebar--secondary nav.md-nav--secondary a.md-nav__link")
         hrefs = links.evaluate_all("as => as.map(a => a.getAttribute('href'))")
         headings = page.locator("article h2, article h3").count()
-        assert len(hrefs) == headings >= 2, (path, hrefs)
+        assert len(hrefs) == headings >= 1, (path, hrefs)  # one heading per experiment at least
         ids = []
         for href in hrefs:  # Material makes them absolute: this page, with a fragment
             url = urlsplit(href)
@@ -117,10 +117,12 @@ def test_every_notebook_toc_link_lands_on_a_heading(browser, base_url, built_sit
             ids.append(unquote(url.fragment))
             tag = page.evaluate("id => { const e = document.getElementById(id); return e && e.tagName }", ids[-1])
             assert tag in ("H2", "H3"), (path, href, tag)
-        # following the last link scrolls its heading to the top of the window
+        # following the last link scrolls its heading to the top of the window (or, when the page
+        # is too short for that, as far as the page goes, the heading in view)
         links.last.click()
-        page.wait_for_function("id => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 150",
-                               arg=ids[-1])
+        page.wait_for_function("""id => { const top = document.getElementById(id).getBoundingClientRect().top;
+            const end = scrollY >= document.documentElement.scrollHeight - innerHeight - 2;
+            return Math.abs(top) < 150 || (end && top >= 0 && top < innerHeight); }""", arg=ids[-1])
         page.close()
 
 
@@ -372,9 +374,10 @@ def test_pages_index_their_words_not_their_code(built_site, lesson):
     code = [d for d in index["docs"] if d["location"].startswith("code/")]
     assert code and all("<pre>" not in d["text"] for d in code)
     assert all(d.get("boost", 1) < 1 for d in code)
-    text = " ".join(d["text"] for d in index["docs"] if d["location"].startswith(lesson.url))
+    entries = [d for d in index["docs"] if d["location"].startswith(lesson.url)]
+    text = " ".join(d["text"] for d in entries)
     assert "\u200b" in text  # the words, segmented for search
-    assert topic(lesson) in text.replace("\u200b", "")
+    assert topic(lesson) in " ".join(d["title"] + " " + d["text"] for d in entries).replace("\u200b", "")
     assert "tensor(" not in text  # not the printed outputs
     code_lines = {line.strip() for ref in page_listings(lesson.markdown()) for line in snippet(ref).splitlines()
                   if len(line.strip()) >= 24 and not line.strip().startswith("#")}
