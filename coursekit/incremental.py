@@ -4,7 +4,8 @@ MkDocs rebuilds and re-renders every page on each save, so at 30 lessons a one-w
 60 pages of templates and search indexing. Under serve this module swaps in a builder that, unless
 the site's structure changed (mkdocs.yml, templates, build tooling, the set of pages), runs MkDocs'
 own dirty build: a page is rebuilt when its source is newer than its output, and also when what it
-shows changed behind it: its lesson's run, or a file it includes (`--8<--`, `file=`). The search
+shows changed behind it: its lesson's run, a file it includes (`--8<--`, `file=`), or another
+lesson's title or summary (the home page's table, lesson pages' links: coursekit.crossref). The search
 plugin then indexes only the rebuilt pages; `merge_search_index` puts every other page's entries
 back from the previous index. (Material's own dirty merge is not used: it drops the previous
 entries of the first rebuilt page only, by URL prefix, so two rebuilt pages were indexed twice and
@@ -24,6 +25,7 @@ from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
+from coursekit import crossref
 from coursekit.engine import session_of
 
 REFERENCE = re.compile(r'--8<--\s*"([^"]+)"|\bfile="([^"]+)"')
@@ -44,6 +46,7 @@ class Builder:
         self.root = root
         self.structure = self._structure()
         self.dirty = False  # whether the build under way is a dirty one
+        self._declared: str | None = None  # crossref.declarations, read once per rebuild
         # page -> fingerprint of what it showed when last built (the first, full build: now)
         self.shown = {p.relative_to(root / "docs").as_posix(): self.fingerprint(p, run_keys)
                       for p in (root / "docs").rglob("*.md")}
@@ -73,16 +76,28 @@ class Builder:
     def fingerprint(self, page: Path, run_keys: dict[str, str]) -> str:
         """What a page shows besides its own text: its lesson's run and the files it includes."""
         text = page.read_text(encoding="utf-8")
-        session = session_of(page.relative_to(self.root).as_posix())
+        rel = page.relative_to(self.root).as_posix()
+        session = session_of(rel)
         h = hashlib.sha256(run_keys.get(session, "").encode() if session else b"")
+        if crossref.shows_declarations(rel, text):  # other lessons' titles and summaries (links, table)
+            h.update(self._declarations().encode())
         for m in REFERENCE.finditer(text):
             for ref in (m.group(1) or m.group(2)).split():
                 path = self.root / ref.split(":")[0]
                 h.update(path.read_bytes() if path.is_file() else b"-")
         return h.hexdigest()
 
+    def _declarations(self) -> str:
+        if self._declared is None:
+            try:
+                self._declared = crossref.declarations(self.root)
+            except Exception as err:  # noqa: BLE001 - a bad declaration is reported by the page's build
+                self._declared = f"error {err}"
+        return self._declared
+
     def mark_stale(self, files, run_keys: dict[str, str]) -> None:
         """Make MkDocs' dirty build rebuild a page whose inputs changed though its source did not."""
+        self._declared = None  # read once per rebuild
         for file in files.documentation_pages():
             if not file.src_uri.endswith(".md") or not file.abs_src_path:
                 continue

@@ -118,6 +118,9 @@ class Scratch:
         return self.line_of(f'file="{self.file(name)}:')
 
 
+SUMMARY = "试验这套工具的一讲"
+
+
 def make_lesson(repo: Path, number: str | None = None, slug: str = "scratch", title: str = "草稿：工具的试验",
                 files: dict[str, tuple[str, str]] | None = None, page: str = PAGE, **settings) -> Scratch:
     """A lesson made with new_lesson.py, its example replaced by `files` ({name: (title, code)}, in
@@ -125,9 +128,7 @@ def make_lesson(repo: Path, number: str | None = None, slug: str = "scratch", ti
     go into its __init__.py."""
     number = number or free_numbers(repo)[0]
     files = FILES if files is None else files
-    summary = [f"{title}：试验这套工具"] if 'add_argument("summary"' in (repo / "scripts/new_lesson.py").read_text(
-        encoding="utf-8") else []
-    made = subprocess.run([sys.executable, "scripts/new_lesson.py", number, slug, title, *summary],
+    made = subprocess.run([sys.executable, "scripts/new_lesson.py", number, slug, title, SUMMARY],
                           cwd=repo, capture_output=True, text=True)
     assert made.returncode == 0, made.stdout + made.stderr
     lesson = Scratch(repo, number, slug)

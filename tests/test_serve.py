@@ -9,7 +9,7 @@ import pytest
 
 from coursekit.harness import MkdocsServe
 from tests.conftest import edit
-from tests.scratch_lesson import scratch_lesson, scratch_prototype, set_time_limit  # noqa: F401 - fixtures
+from tests.scratch_lesson import SUMMARY, scratch_lesson, scratch_prototype, set_time_limit  # noqa: F401 - fixtures
 
 
 class Serve(MkdocsServe):
@@ -70,6 +70,14 @@ def test_serve_shows_an_experiment_edit_in_the_page_and_the_notebook(lesson, ser
     serve.wait_for("改过的注释", path=lesson.notebook_url)
     edit(lesson.repo, lesson.file("first"), "a = torch.tensor([1., 2., 4.])", "a = torch.tensor([1., 2., 4., 0.])")
     serve.wait_for("代码现算 1.75")  # the page ran the edited lesson code, not a stale import
+
+
+def test_a_lesson_summary_edit_reaches_the_home_page_table(lesson, serve):
+    """The home page's table is made from every lesson's SUMMARY: an incremental rebuild redoes it."""
+    assert SUMMARY in serve.page("")
+    edit(lesson.repo, f"{lesson.folder}/__init__.py", SUMMARY, "改过的一句话简介")
+    serve.wait_for("改过的一句话简介", path="")
+    assert SUMMARY not in serve.page("")
 
 
 def test_a_failing_experiment_is_named_at_its_block_with_its_message_and_what_ran_stays(lesson, serve):
