@@ -1,10 +1,10 @@
 """shortcut：不加掩码，让每个位置都预测下一字。训练损失降到了下限以下，因为模型读到了后文里的答案。"""
 
-import torch
-
 from lessons.l11.every_position import floor, inputs, targets, vocab
 
 # --8<-- [start:train]
+import torch
+
 from lessons.show import num, vec
 from tinylm import AttentionModel, every_position_loss, position_losses, train
 
