@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from coursekit.harness import CourseLesson
+
 # Two experiments, the second using the first: what a lesson's tooling must handle.
 FILES = {
     "first": ("第一个实验：三个数", '''\
@@ -74,35 +76,17 @@ def free_numbers(repo: Path, count: int = 1) -> list[str]:
     return numbers
 
 
-@dataclass
-class Scratch:
-    repo: Path
-    number: str
-    slug: str
+@dataclass(frozen=True)
+class Scratch(CourseLesson):
+    """A lesson of a repository copy (`root`), with what the tooling tests ask of it."""
+
+    @property
+    def repo(self) -> Path:
+        return self.root
 
     @property
     def session(self) -> str:
-        return f"l{self.number}"
-
-    @property
-    def package(self) -> str:
-        return f"lessons.l{self.number}"
-
-    @property
-    def folder(self) -> str:
-        return f"lessons/l{self.number}"
-
-    @property
-    def page(self) -> str:
-        return f"docs/lessons/{self.number}-{self.slug}.md"
-
-    @property
-    def url(self) -> str:
-        return f"lessons/{self.number}-{self.slug}/"
-
-    @property
-    def notebook_url(self) -> str:
-        return f"lessons/{self.number}-notebook/"
+        return self.id
 
     def file(self, name: str) -> str:
         return f"{self.folder}/{name}.py"
@@ -131,7 +115,7 @@ def make_lesson(repo: Path, number: str | None = None, slug: str = "scratch", ti
     made = subprocess.run([sys.executable, "scripts/new_lesson.py", number, slug, title, SUMMARY],
                           cwd=repo, capture_output=True, text=True)
     assert made.returncode == 0, made.stdout + made.stderr
-    lesson = Scratch(repo, number, slug)
+    lesson = Scratch(number, f"docs/lessons/{number}-{slug}.md", (), repo)
     package = repo / lesson.folder
     for example in set(p.stem for p in package.glob("*.py")) - {"__init__", "__main__"}:
         (package / f"{example}.py").unlink()
@@ -178,7 +162,7 @@ def scratch_lesson(scratch_prototype, tmp_path) -> Scratch:
     """A copy of its own of the repository with the default scratch lesson, to change on purpose."""
     repo = tmp_path / "repo"
     shutil.copytree(scratch_prototype.repo, repo, ignore=shutil.ignore_patterns("site", "__pycache__"))
-    return replace(scratch_prototype, repo=repo)
+    return replace(scratch_prototype, root=repo)
 
 
 def set_time_limit(lesson: Scratch, seconds: float) -> None:
