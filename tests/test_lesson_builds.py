@@ -1,0 +1,41 @@
+"""Each lesson, built for real: a drifted number in its prose fails `mkdocs build --strict` and
+`zensical build`, each naming the lesson's page and the line."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import copy_repo, lesson_params, mkdocs_build
+
+
+def _first_bound_decimal(text: str) -> tuple[str, str]:
+    """(the written decimal, the same with its last digit changed) of the first decimal bound in prose."""
+    m = re.search(r"(?<![\d.])(\d+\.\d+)\{=", text)
+    assert m, "no bound decimal on the page"
+    written = m.group(1)
+    return written, written[:-1] + str((int(written[-1]) + 5) % 10)
+
+
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_a_drifted_number_fails_both_builders_at_its_line(tmp_path, lesson):
+    repo = copy_repo(tmp_path / "repo", with_cache=True)
+    page = repo / lesson.page
+    text = page.read_text(encoding="utf-8")
+    written, drifted = _first_bound_decimal(text)
+    at = text.index(written + "{=")
+    page.write_text(text[:at] + drifted + text[at + len(written):], encoding="utf-8")
+    line = text[:at].count("\n") + 1
+    expected = f"{lesson.page}:{line}: 数字漂移：正文写 {drifted}，代码现算"
+
+    built = mkdocs_build(repo, tmp_path / "site")
+    assert built.returncode != 0 and expected in built.stdout + built.stderr, built.stderr
+
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    zensical = subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=repo, env=env,
+                              capture_output=True, text=True, timeout=600)
+    assert zensical.returncode != 0 and expected in zensical.stdout + zensical.stderr, zensical.stderr
