@@ -1,10 +1,9 @@
 """mask_by_hand：第 10 讲的 3×3 构造例子，加上因果掩码，一行一行重算。"""
 
-from lessons.l10.attention_2d import k, output, q, scores, v, weights  # 第 10 讲算过的量，不加掩码
-
 # --8<-- [start:listing]
 import torch
 
+from lessons.l10.attention_2d import k, output, q, scores, v, weights  # 第 10 讲算过的量，不加掩码
 from lessons.show import num, vec
 from tinylm import attention_steps, causal_mask, masked_attention
 
