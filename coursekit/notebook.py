@@ -38,8 +38,8 @@ def cell_code(text: str) -> tuple[str, str]:
     doc = ast.get_docstring(tree) or ""
     doc = doc.split("：", 1)[-1] if re.match(r"\w+：", doc) else doc  # "attention_2d：…" names the file again
     lines = text.split("\n")
-    if doc:
-        lines = lines[tree.body[0].end_lineno :]
+    if doc:  # the docstring leaves the cell; comments above it stay
+        lines = lines[: tree.body[0].lineno - 1] + lines[tree.body[0].end_lineno :]
     return doc, "\n".join(line for line in lines if "--8<--" not in line).strip("\n")
 
 
