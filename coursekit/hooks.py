@@ -5,9 +5,10 @@ so other builders do it too. What only MkDocs gets from here:
 - one engine build per MkDocs build: stale lessons start in parallel at the start of the build,
   and their workers are stopped at its end;
 - each lesson's notebook page, made from that same run;
-- problems reported the MkDocs way: `mkdocs build` stops with one `file:line: message` line per
-  problem; `mkdocs serve` prints the same lines and shows them on the served page, with the
-  drifted text highlighted, and keeps serving;
+- problems reported the MkDocs way: `mkdocs build` checks every page, prints one `file:line: message`
+  line per problem, page by page, and then fails once, naming every page that has one; `mkdocs
+  serve` prints the same lines and shows them on the served page, with the drifted text
+  highlighted, and keeps serving;
 - the reproducibility footer, and a faster `mkdocs serve` (coursekit/speed.py).
 """
 
@@ -60,6 +61,7 @@ def on_pre_build(config) -> None:
     build = engine.current.build = engine.Build(ROOT, CACHE)
     build.prefetch()
     _state["rebuilt"] = set()  # the URLs of the pages this build renders
+    _state["page_problems"] = {}  # page -> how many problems it has; the build fails at its end
     _state["build"] = footer.build_info(ROOT)
 
 
@@ -128,8 +130,9 @@ def on_page_content(html: str, page, config, files) -> str:
         return html
     for p in problems:
         log.error(p.format())
+    _state["page_problems"][shown] = len(problems)
     if not _state["serving"]:
-        raise PluginError(f"{shown}: {len(problems)} 处问题（见上），构建中止")
+        return html  # the build goes on to check the other pages, and fails in on_post_build
     return report.banner(shown, problems) + report.highlight(html, problems)
 
 
@@ -148,10 +151,19 @@ def on_post_build(config) -> None:
         log.info(report.executed(build.executed(), build.executed_seconds, build.reruns))
         build.close()
         engine.current.build = None
-    for message in _state["notebook_errors"]:
+    reported = _state.get("page_problems", {})
+    # A lesson's failing run is one cause: its page said so already, its notebook needn't again.
+    notebooks = [m for m in _state["notebook_errors"]
+                 if not any(page.startswith(m.split("-notebook", 1)[0] + "-") for page in reported)]
+    for message in notebooks:
         log.error(message)
-    if _state["notebook_errors"] and not _state["serving"]:
-        raise PluginError(f"{len(_state['notebook_errors'])} 个笔记本的代码出错（见上），构建中止")
+    if _state["serving"]:
+        return
+    failed = [f"{page}（{n} 处）" for page, n in reported.items()]
+    if notebooks:
+        failed.append(f"{len(notebooks)} 个笔记本")
+    if failed:
+        raise PluginError(f"构建失败，问题见上：{'、'.join(failed)}")
 
 
 def on_build_error(error) -> None:

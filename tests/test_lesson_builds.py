@@ -39,3 +39,23 @@ def test_a_drifted_number_fails_both_builders_at_its_line(tmp_path, lesson):
     zensical = subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=repo, env=env,
                               capture_output=True, text=True, timeout=600)
     assert zensical.returncode != 0 and expected in zensical.stdout + zensical.stderr, zensical.stderr
+
+
+def test_one_build_names_every_page_with_a_problem(tmp_path):
+    """MkDocs checks every page before it fails: the author sees all drifted pages at once."""
+    from tests.conftest import LESSONS
+
+    repo = copy_repo(tmp_path / "repo", with_cache=True)
+    expected = []
+    for lesson in LESSONS:
+        page = repo / lesson.page
+        text = page.read_text(encoding="utf-8")
+        written, drifted = _first_bound_decimal(text)
+        at = text.index(written + "{=")
+        page.write_text(text[:at] + drifted + text[at + len(written):], encoding="utf-8")
+        expected.append(f"{lesson.page}:{text[:at].count(chr(10)) + 1}: 数字漂移：正文写 {drifted}")
+    built = mkdocs_build(repo, tmp_path / "site")
+    said = built.stdout + built.stderr
+    assert built.returncode != 0 and all(e in said for e in expected), said
+    [last] = [line for line in said.splitlines() if "构建失败，问题见上" in line]
+    assert all(f"{lesson.page}（1 处）" in last for lesson in LESSONS), last
