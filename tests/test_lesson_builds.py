@@ -35,14 +35,12 @@ def test_a_drifted_number_fails_both_builders_at_its_line(tmp_path, lesson):
     built = mkdocs_build(repo, tmp_path / "site")
     assert built.returncode != 0 and expected in built.stdout + built.stderr, built.stderr
 
-    env = {**os.environ, "PYTHONPATH": str(repo)}
-    zensical = subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=repo, env=env,
-                              capture_output=True, text=True, timeout=600)
+    zensical = _zensical(repo)
     assert zensical.returncode != 0 and expected in zensical.stdout + zensical.stderr, zensical.stderr
 
 
 def test_one_build_names_every_page_with_a_problem(tmp_path):
-    """MkDocs checks every page before it fails: the author sees all drifted pages at once."""
+    """Both builders check every page before they fail: the author sees all drifted pages at once."""
     from tests.conftest import LESSONS
 
     repo = copy_repo(tmp_path / "repo", with_cache=True)
@@ -59,3 +57,11 @@ def test_one_build_names_every_page_with_a_problem(tmp_path):
     assert built.returncode != 0 and all(e in said for e in expected), said
     [last] = [line for line in said.splitlines() if "构建失败，问题见上" in line]
     assert all(f"{lesson.page}（1 处）" in last for lesson in LESSONS), last
+    zensical = _zensical(repo)
+    assert zensical.returncode != 0 and all(e in zensical.stdout + zensical.stderr for e in expected)
+
+
+def _zensical(repo):
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    return subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=600)
