@@ -13,16 +13,23 @@ def lesson_pages(root: Path) -> list[Path]:
     return sorted((root / "docs/lessons").glob("[0-9]*.md"))
 
 
-def check(build: engine.Build, root: Path, path: Path, text: str | None = None) -> tuple[guard.Scan, list[guard.Bound], int]:
+Checked = tuple[guard.Scan, list[guard.Bound], int]
+
+
+def check(build: engine.Build, root: Path, path: Path, text: str | None = None) -> Checked:
     """(scan with its problems, bound numbers, offset of the body in the file) of one lesson page."""
+    rel = path.relative_to(root).as_posix()
     text = path.read_text(encoding="utf-8") if text is None else text
+    return _bind(rel, text, lambda exprs: build.evaluate(engine.session_of(rel), exprs))
+
+
+def _bind(rel: str, text: str, evaluate_all) -> Checked:
+    """The page at `rel` with source `text`: scanned, its expressions evaluated by `evaluate_all`, bound."""
     _, fm_lines, body = scan.front_matter(text)
-    offset = len(text) - len(body)
-    found = guard.scan_page(path.relative_to(root).as_posix(), body, fm_lines + 1)
-    session = engine.session_of(path.relative_to(root).as_posix())
+    found = guard.scan_page(rel, body, fm_lines + 1)
     exprs = found.expressions
-    values = dict(zip(exprs, build.evaluate(session, exprs))) if exprs else {}
-    return found, guard.bind(found, values), offset
+    values = dict(zip(exprs, evaluate_all(exprs))) if exprs else {}
+    return found, guard.bind(found, values), len(text) - len(body)
 
 
 # Edits an author might make to a lesson, made to the kit's own example lesson (coursekit/example),
@@ -35,7 +42,7 @@ EXAMPLE_EDITS = [
 ]
 
 
-def check_example(text: str | None = None) -> tuple[guard.Scan, list[guard.Bound], int]:
+def check_example(text: str | None = None) -> Checked:
     """check() for the example lesson: its page (or `text` in its place) against its experiments,
     run here in plain Python."""
     import contextlib
@@ -47,19 +54,16 @@ def check_example(text: str | None = None) -> tuple[guard.Scan, list[guard.Bound
 
     root = Path(example.__file__).resolve().parents[2]
     text = example.PAGE.read_text(encoding="utf-8") if text is None else text
-    _, fm_lines, body = scan.front_matter(text)
-    found = guard.scan_page(example.PAGE.relative_to(root).as_posix(), body, fm_lines + 1)
     scope: dict = {}
     with contextlib.redirect_stdout(io.StringIO()):
         for name, _ in example.EXPERIMENTS:
             scope.update(runpy.run_path(str(example.PAGE.with_name(f"{name}.py"))))
-    values = {expr: evaluate(expr, scope) for expr in found.expressions}
-    return found, guard.bind(found, values), len(text) - len(body)
+    return _bind(example.PAGE.relative_to(root).as_posix(), text, lambda exprs: [evaluate(e, scope) for e in exprs])
 
 
-def example_messages(root: Path | None = None, build: engine.Build | None = None) -> list[str]:
-    """The guard's messages for EXAMPLE_EDITS of the example lesson (`root` and `build` are not
-    needed: the example is the kit's own, whatever lessons the course at `root` has)."""
+def example_messages() -> list[str]:
+    """The guard's messages for EXAMPLE_EDITS of the example lesson (the kit's own, whatever lessons
+    the course has)."""
     from coursekit import example
 
     text = example.PAGE.read_text(encoding="utf-8")
