@@ -48,6 +48,11 @@ class Shown:
     def entry(self) -> dict:
         return {"block": self.block, "code": self.code, "output": self.output}
 
+    @classmethod
+    def from_entry(cls, entry: dict) -> Shown:
+        """A block as the record holds it (its line is not recorded: prose edits move it)."""
+        return cls(0, entry["block"], entry["code"], entry["output"])
+
 
 EXECUTED = "执行的代码块"
 
@@ -87,12 +92,11 @@ def compare(root: Path, page: str, shown: list[Shown]) -> list[guard.Problem]:
     if not path.is_file():
         return [guard.Problem(page, 1, f"这一讲还没有确认过的清单记录 {rel}：{confirm}", kind="listing")]
     try:
-        recorded = [e for e in json.loads(path.read_text(encoding="utf-8"))["shown"]]
-        recorded = [Shown(0, e["block"], e["code"], e["output"]) for e in recorded]
+        recorded = [Shown.from_entry(e) for e in json.loads(path.read_text(encoding="utf-8"))["shown"]]
     except (ValueError, KeyError, TypeError) as err:
         return [guard.Problem(rel, 1, f"清单记录读不了（{err}）：运行 {CONFIRM} {page} 重新生成", kind="listing")]
     problems = []
-    unmatched = list(recorded)
+    unmatched = recorded
     for now in shown:
         was = next((r for r in unmatched if r.key == now.key), None)
         if was is None:

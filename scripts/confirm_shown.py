@@ -72,7 +72,7 @@ def _changes(old: str | None, new: str) -> str:
     if old is None:
         return f"新记录，{len(json.loads(new)['shown'])} 个块"
     def blocks(text: str) -> dict[str, dict]:
-        return {shown.Shown(0, e["block"], e["code"], e["output"]).key: e for e in json.loads(text)["shown"]}
+        return {shown.Shown.from_entry(e).key: e for e in json.loads(text)["shown"]}
 
     try:
         before = blocks(old)

@@ -233,22 +233,23 @@ def page(browser, pages_url, path):
     page.close()
 
 
+def opened(page, path, kind: str, name: str) -> list:
+    """The page's widgets of `kind`, opened; the source said there is one, so there must be."""
+    found = widgets(page, kind)
+    assert found, f"{path}：源文件嵌入了{name}，页面上却没有"
+    for widget in found:
+        widget.open()
+    return found
+
+
 @pytest.fixture
 def demos(page, path):
-    found = widgets(page, "demo")
-    assert found, f"{path}：源文件嵌入了逐步演示，页面上却没有"
-    for demo in found:
-        demo.open()
-    return found
+    return opened(page, path, "demo", "逐步演示")
 
 
 @pytest.fixture
 def exercises(page, path):
-    found = widgets(page, "exercise")
-    assert found, f"{path}：源文件嵌入了改数练习，页面上却没有"
-    for ex in found:
-        ex.open()
-    return found
+    return opened(page, path, "exercise", "改数练习")
 
 
 def lesson_cases(path: str) -> list:
