@@ -190,13 +190,46 @@ def _included(root: Path, spec: str) -> tuple[str, str, int] | None:
 
 
 def _lesson_failed(state: PageState, err: engine.LessonError, path: str, text: str, first: int) -> None:
-    """Reported at the block that shows the failing file (engine.failure_line), never the title."""
+    """Reported at the block that shows the failing file (failure_line), never the title."""
     where = f"（{err.where[0]}:{err.where[1]}）" if err.where else ""
     if not any(p.message.startswith("本讲的代码") for p in state.problems):
-        line = engine.failure_line(state.root, text, first, err)
+        line = failure_line(state.root, text, first, err)
         state.problems.append(guard.Problem(path, line, f"本讲的代码{'运行失败' if err.ran else '没有运行'}{where}：{err}",
                                             kind="code" if err.ran else "drift"))
     state.broken = True
+
+
+def failure_line(root: Path, text: str, first: int, err: engine.LessonError) -> int:
+    """The line of a page (`text`, whose first line is line `first`) to report a lesson's failing
+    code at: the block that shows the failing file (the one whose section holds the failing line,
+    else its first), else the block that shows the experiment that was running, else the page's
+    first block that runs or shows code, else its first line after the title. Never the title
+    itself: it says nothing about where to look."""
+    from coursekit.fence import sections
+
+    blocks = [f for f in scan.fences(text) if f.executed or LISTING.search(f.info)]
+    wanted = [err.where, (err.file, 0) if err.file else None]
+    for path, line in (w for w in wanted if w):
+        showing = []  # (block, whether its section holds the line)
+        for f in blocks:
+            m = LISTING.search(f.info)
+            try:
+                parts = sections(m.group(1), root) if m else []
+            except (OSError, ValueError):
+                continue
+            showing += [(f, a <= line <= b) for p, _, (a, b) in parts if p == path]
+        if showing:
+            block = next((f for f, holds in showing if holds), showing[0][0])
+            return first + block.start - 1
+    if blocks:
+        return first + blocks[0].start - 1
+    lines = text.split("\n")
+    title = next((i for i, s in enumerate(lines) if re.match(r"#\s", s)), -1)
+    after = next((i for i, s in enumerate(lines) if i > title and s.strip()), max(title, 0))
+    return first + after
+
+
+LISTING = re.compile(r'\bfile="([^"]+)"')
 
 
 def _session(path: str, text: str) -> str | None:

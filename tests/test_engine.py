@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import engine, report
+from coursekit import engine, extension, report
 from coursekit.harness import copy_repo
 from tests.scratch_lesson import free_numbers, used_numbers
 
@@ -235,10 +235,10 @@ def test_a_failing_experiment_is_reported_at_the_block_that_shows_it(tmp_path, w
     (tmp_path / "lessons/lX/one.py").write_text(ONE, encoding="utf-8")
     (tmp_path / "lessons/lX/two.py").write_text("e = 5\n", encoding="utf-8")
     err = engine.LessonError("核对失败", where, file=file)
-    assert engine.failure_line(tmp_path, PAGE, 20, err) == line
+    assert extension.failure_line(tmp_path, PAGE, 20, err) == line
 
 
 def test_a_page_without_blocks_reports_a_failing_experiment_below_its_title(tmp_path):
     err = engine.LessonError("核对失败", ("lessons/lX/one.py", 3))
-    assert engine.failure_line(tmp_path, "# 99｜标题\n\n第一段正文。\n", 5, err) == 7
-    assert engine.failure_line(tmp_path, "\n# 99｜标题\n", 5, err) == 6  # nothing below it: the title it is
+    assert extension.failure_line(tmp_path, "# 99｜标题\n\n第一段正文。\n", 5, err) == 7
+    assert extension.failure_line(tmp_path, "\n# 99｜标题\n", 5, err) == 6  # nothing below it: the title it is
