@@ -37,9 +37,11 @@ ORDINAL_WORD = re.compile(r"(?:第|位置|序号|编号|(?<![A-Za-z])(?i:positio
 ORDINAL_UNIT = re.compile(r"[ \t*_]*(?:讲|行|列|题|步|个|项|位|层|次|章|节|轮|句|种|坐标|维)")
 ORDINAL_JOIN = re.compile(r"[ \t*_]*(?:[、~～\-–—和与或及到至]|以及)[ \t*_]*")
 INTEGER = re.compile(r"[-−]?\d+")
+LIST_MARKER = re.compile(r"[ \t>]*(?P<n>\d+)[.)][ \t]")  # an ordered list's 1. 2.: the list's own numbering
 # Software whose version numbers a lesson may name; `name 2.13` after one of these is a version.
 SOFTWARE = ("torch|PyTorch|Python|CUDA|numpy|NumPy|MkDocs|Material|Zensical|jieba|Node(?:\\.js)?|npm|pip|"
-            "Chromium|Chrome|Lighthouse|markdown-exec|Debian|Ubuntu|tinylm|Playwright|Jupyter|JupyterLab|GPT")
+            "Chromium|Chrome|Lighthouse|markdown-exec|Debian|Ubuntu|tinylm|Playwright|Jupyter(?: Book)?|JupyterLab|GPT|"
+            "Sphinx|MyST(?:-NB)?|nbconvert|jupyter-cache|mkdocs-jupyter|pymdown-extensions")
 # Written forms that are never claims and never bound: versions, dates, section numbers, names.
 EXEMPT = [
     re.compile(r"\d+(?:\.\d+){2,}"),  # 3.2.1, 2024.05.01, 1.12.6
@@ -52,6 +54,46 @@ EXEMPT = [
     re.compile(r"(?<![A-Za-z])(?:[A-Z][A-Za-z]*|utf|iso|latin)-\d+(?:\.\d+)?(?![\d.])"),  # UTF-8, utf-8, GPT-3.5
     re.compile(r"(?:Ctrl|Alt|Shift|Cmd|Win)\+\d+", re.I),  # key combinations
     re.compile(r"-+8(?:<|&lt;)-+"),  # the snippet marker, written out in text
+    re.compile(r"^(?:#[ \t]+)?\d+[ \t]*[｜|]", re.M),  # a lesson's number before its title: # 12｜掩码
+    re.compile(r"\[\^[^\]\s]+\]"),  # a footnote's label: [^1]
+    re.compile(r"从[ \t]*[01][ \t]*(?:开始)?数"),  # 从 0 数起: how places are counted
+    # a dotted version after a name the list above doesn't know: Sphinx 7.4, MyST-NB 1.4, jupyter-cache 1.0
+    # (hyphenated or capitalized: a lowercase word before a decimal, loss 0.4012, states a value)
+    re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z][A-Za-z]+)(?:[ \t]+[A-Z][A-Za-z-]*)*"
+               r"[ \t]+v?\d+\.\d{1,2}(?:\.\d+)*(?![\d.])"),
+]
+
+
+@dataclass(frozen=True)
+class NonClaim:
+    """One kind of written number that is no claim: what it is, where it shows, and a pair of texts
+    the tests (and 如何写一讲) read: `example` holds no claim, `neighbour`, its near twin, does."""
+
+    kind: str
+    forms: str
+    example: str
+    neighbour: str
+
+
+# The whole list; 如何写一讲 prints it, tests/test_claims.py checks both sides of every entry.
+NON_CLAIMS = [
+    NonClaim("序数", "第 10 讲、第三行、第08讲、位置 0、位置 1、2、step 100", "第三行的比例", "三行的比例"),
+    NonClaim("下标", "weights[1]、V[2, 0] 方括号里的整数", "把 V[2] 改为 V[0]", "把 V 改为 [2, 0]"),
+    NonClaim("泛指的“一”", "一个、一次、一行、一讲一讲：汉语的不定冠词；要说恰好一个，写 1 并绑定",
+             "一个向量", "两个向量"),
+    NonClaim("约数", "两三个、十几个、几个、好几 GB", "两三个位置", "三个位置"),
+    NonClaim("日期与年份", "2024-05-01、2024年5月、2024.05", "写于 2024年5月", "写了 2024 行"),
+    NonClaim("版本号", "torch 2.13、Python ≥ 3.11、Sphinx 7.4、PyTorch（2.13 版）、v2.1、3.2.1",
+             "用 Sphinx 7.4 构建", "用时 7.4 秒"),
+    NonClaim("名字里的数", "UTF-8、GPT-3.5、float32、q0、d_k、Ctrl+1", "按 UTF-8 读", "按 8 位读"),
+    NonClaim("节号、讲号、列表序号", "§3.2、3.2 节、## 3.2 标题、# 12｜标题、有序列表开头的 1. 2.", "见 3.2 节", "约 3.2"),
+    NonClaim("脚注", "[^1]", "见脚注[^1]", "见 [1]"),
+    NonClaim("从几数起", "从 0 数起", "位置 4（从 0 数起）", "位置数为 4"),
+    NonClaim("字母的算式", "位置 i+1、t−1、2×d、d/2", "读到位置 i+1", "读到 1+1"),
+    NonClaim("代码", "代码块与行内代码里的代码；只写着数、向量或形状的行内代码（`[3, 2]`、`(3, 4)`、`d_k = 4`）除外",
+             "写 `x[0] * 2`", "写 `[0, 2]`"),
+    NonClaim("构建时打印的数", "执行的代码块与实验打印出来的内容（它们由代码现算）",
+             '```python exec="1"\nprint(2)\n```', "```text\n2\n```"),
 ]
 
 
@@ -163,6 +205,8 @@ def scan_page(path: str, text: str, first_line: int = 1) -> Scan:
     for m in numbers.NUMBER_RE.finditer(shown):
         if any(s <= m.start() and m.end() <= e for s, e in exempt):
             continue
+        if numbers.chinese(m.group(0)) and numbers.chinese_value(m.group(0)) is None:
+            continue  # 两三个, 一一: an estimate, or no numeral
         start, end = where[m.start()], where[m.end() - 1] + 1
         segment = segments(start)
         previous = result.tokens[-1] if result.tokens else None
@@ -252,7 +296,7 @@ def claims(text: str) -> list[Token]:
 def _ordinal(shown: str, m: re.Match, previous: Token | None, previous_end: int, segment: int) -> tuple[str, bool]:
     """(the ordinal as written, whether it continues the one before) for an integer that names a
     place (第 3 行, 位置 1, and the 2 of 位置 1、2); ('', False) for any other number."""
-    if not INTEGER.fullmatch(m.group(0)):
+    if not (INTEGER.fullmatch(m.group(0)) or numbers.chinese(m.group(0))):
         return "", False
     word = ORDINAL_WORD.search(shown, max(0, m.start() - 40), m.start())
     if word:
@@ -274,18 +318,44 @@ def _letter_arithmetic(left: str, right: str) -> bool:
 
 
 def _claim(shown: str, m: re.Match) -> bool:
+    """Every number is a claim, but for the kinds in NON_CLAIMS that the scan can't exempt by pattern."""
     token = m.group(0)
+    if numbers.chinese(token):
+        return token != "一"  # 一个, 一次: the article, not a count (NON_CLAIMS)
     if always_a_claim(token):
         return True
     left = shown[: m.start()].rstrip(" \t")
     right = shown[m.end() :].lstrip(" \t")
     if _letter_arithmetic(left, right):
         return False
-    if (left and left[-1] in OPERATORS) or (right and right[0] in OPERATORS):
-        return True  # in an equation or a hand calculation
-    line_start = shown.rfind("\n\n", 0, m.start()) + 1
-    before = shown[line_start : m.start()]
-    return before.count("[") > before.count("]")  # inside a vector, a matrix or a shape
+    if numbers.special(token):  # −∞ and nan name what a float can hold; a value in a vector or an equation
+        line_start = shown.rfind("\n\n", 0, m.start()) + 1
+        before = shown[line_start : m.start()]
+        return ((left and left[-1] in OPERATORS) or (right and right[0] in OPERATORS)
+                or before.count("[") > before.count("]"))
+    return not (_index(shown, m.start()) or _list_number(shown, m))
+
+
+def _list_number(shown: str, m: re.Match) -> bool:
+    marker = LIST_MARKER.match(shown, shown.rfind("\n", 0, m.start()) + 1)
+    return bool(marker) and marker.end("n") == m.end()
+
+
+def _index(shown: str, at: int) -> bool:
+    """A number inside the brackets of a subscript: weights[1], V[2, 0], x[:, 0] (a name or a closing
+    bracket right before the `[`), not a vector [1, 2] or a[0]=[3, 2]'s value."""
+    depth, i = 0, at - 1
+    line_start = shown.rfind("\n", 0, at)
+    while i > line_start:
+        c = shown[i]
+        if c == "]":
+            depth += 1
+        elif c == "[":
+            if depth == 0:
+                return i > 0 and (shown[i - 1].isalnum() or shown[i - 1] in "_])）₀₁₂₃₄₅₆₇₈₉ᵀ")
+            depth -= 1
+        i -= 1
+    return False
 
 
 def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
@@ -339,10 +409,21 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
         if t.claim and id(t) not in taken and not (note and _neighbour_taken(result, t, taken)):
             result.problems.append(Problem(
                 result.path, result.line(t.start),
-                f"未绑定的数字 {t.text}（「{result.context(t.start, t.end)}」）：在它后面写 {{=表达式}} "
-                f"绑定现算值，或写 {{示意}} 标为示例{note}", t.text))
+                f"未绑定的数字 {t.text}（「{result.context(t.start, t.end)}」）：{_what_to_write(result.text, t)}{note}",
+                t.text))
     result.problems.sort(key=lambda p: p.line)
     return bound
+
+
+def _what_to_write(text: str, t: Token) -> str:
+    """What the author writes after an unbound number: a count is bound to a length or a shape."""
+    if not (numbers.chinese(t.text) or INTEGER.fullmatch(t.text)):
+        return "在它后面写 {=表达式} 绑定现算值，或写 {示意} 标为示例"
+    unit = re.match(rf"[ \t]*(?:{numbers.COUNTERS})", text[t.end :])
+    after = f"「{t.text}{unit.group(0).strip()}」" if unit else "它"
+    return (f"数的是代码里的东西（位置、行、列、维、字、句），就在{after}后面写 {{=表达式}} 绑定它的长度或形状，"
+            "如 {=len(names)}、{=x.shape[0]}；没有代码算它（举例、正文自己数的“两件事”、一般的事实），"
+            "写 {示意}；是序数，写成“第 N …”")
 
 
 def _pairable(result: Scan, near: list[Token], a: Annotation) -> list[Token]:

@@ -7,23 +7,41 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-# Fenced blocks a reader reads as displayed numbers: checked like prose.
-DISPLAY_LANGS = {"", "text", "txt", "plain"}
+# Fenced blocks in a programming or data language hold code: a reader sees their comments as text
+# (and, below, a shown block's docstrings). Any other language (text, output, log, none, …) is
+# displayed text: checked like prose.
+CODE_LANGS = {"python", "py", "python3", "bash", "sh", "shell", "zsh", "js", "javascript", "ts", "typescript",
+              "html", "css", "yaml", "yml", "toml", "json", "jsonc", "markdown", "md", "diff", "ini", "cfg",
+              "c", "cpp", "rust", "go", "java", "sql", "make", "makefile", "dockerfile", "jinja", "xml",
+              "powershell", "ps1", "bat", "r", "julia", "tex", "latex", "mermaid", "svg", "graphql"}
+HASH_COMMENTS = {"python", "py", "python3", "bash", "sh", "shell", "zsh", "yaml", "yml", "toml", "ini", "cfg",
+                 "make", "makefile", "dockerfile", "r", "julia", "powershell", "ps1"}
+SLASH_COMMENTS = {"js", "javascript", "ts", "typescript", "jsonc", "c", "cpp", "rust", "go", "java"}
 # Transcripts: the prompt lines are code, the lines after them are what the program printed.
 TRANSCRIPTS = {"pycon": re.compile(r"^\s*(>>>|\.\.\.)( |$)"), "python-repl": re.compile(r"^\s*(>>>|\.\.\.)( |$)"),
                "ipython": re.compile(r"^\s*(In \[\d*\]:|\.\.\.:)"),
                "console": re.compile(r"^\s*[$#] "), "shell-session": re.compile(r"^\s*[$#] ")}
-# Text a reader sees inside markup: titles (tooltips), image alt text, labels.
-SEEN_ATTRIBUTES = re.compile(r"""\b(?:title|alt|aria-label|placeholder)\s*=\s*(["'])(.*?)\1""", re.S)
+# Text a reader sees inside markup: titles (tooltips), image alt text, labels, form values.
+SEEN_ATTRIBUTES = re.compile(r"""\b(?:title|alt|aria-label|placeholder|value|label)\s*=\s*(["'])(.*?)\1""", re.S)
+FENCE_TITLE = re.compile(r"""\btitle=(["'])(.*?)\1""")
+# What an inline code span shows as a value (checked like prose): only numbers, a vector or a shape,
+# perhaps after `name =` or `x.shape ==`: `[3, 2]`, `(3, 4)`, `3×4`, `torch.Size([3, 4])`, `d_k = 4`.
+INLINE_VALUE = re.compile(
+    r"(?P<lhs>\s*[A-Za-z_][\w.\[\], ]*\s*==?\s*)?(?P<value>(?:torch\.Size\(|tensor\()?"
+    r"[\s\d.\-−+\[\](),，×x/%eE∞]*\d[\s\d.\-−+\[\](),，×x/%eE∞]*\)?)\s*")
 HIDDEN = [
     re.compile(r"<!--.*?-->", re.S),
+    re.compile(r"<(style|script|code|pre|kbd|samp)\b[^>]*>.*?</\1\s*>", re.S | re.I),  # styles and code in HTML
     re.compile(r"^[ \t]*;?-{1,}8<-{1,}.*$", re.M),  # snippet lines
     re.compile(r"https?://[!-~]+"),  # a bare URL ends where ASCII does
     re.compile(r"(?<=\])\([^)\s]*"),  # a link's target (its "title" stays visible)
-    re.compile(r"^\s*\[[^\]]+\]:\s*\S+", re.M),  # a reference definition's target
-    re.compile(r"\{:?\s*[#.:][^}\n]*\}"),  # attribute lists
+    re.compile(r"^\s*\[(?!\^)[^\]]+\]:\s*\S+", re.M),  # a reference definition's target (not a footnote's text)
+    re.compile(r"\{:?\s*(?:[#.:]|[\w-]+=)[^}\n]*\}"),  # attribute lists: {: .cls }, { style="width: 0.5em" }
     re.compile(r"</?[A-Za-z][^>]*>", re.S),  # HTML tags (attributes a reader sees are put back)
 ]
+# A line that opens a Markdown container whose body is indented: a list item, an admonition, a tab,
+# a footnote's text. Indented lines under it are its body, not an indented code block.
+CONTAINER = re.compile(r"^[ \t]*(?:[-*+][ \t]|\d+[.)][ \t]|!!!|\?\?\?|===|\[\^[^\]]+\]:)")
 
 
 @dataclass
@@ -42,6 +60,12 @@ class Fence:
     @property
     def executed(self) -> bool:
         return bool(re.search(r"\bexec=", self.info))
+
+    @property
+    def shows_source(self) -> bool:
+        """An executed block whose code the reader sees (markdown-exec's `source=` option)."""
+        m = re.search(r"""\bsource=["']?([\w-]*)""", self.info)
+        return bool(m and m.group(1))
 
 
 def fences(text: str) -> list[Fence]:
@@ -70,7 +94,8 @@ def line_starts(text: str) -> list[int]:
 
 def visible_mask(text: str) -> bytearray:
     """1 for each character a reader sees as text (prose, displayed blocks, transcript output,
-    tooltips and alt text), 0 for code, markup and hidden text."""
+    comments of code blocks, fence titles, tooltips, alt text and form values), 0 for code, markup
+    and hidden text."""
     seen = bytearray(b"\1" * len(text))
     starts = line_starts(text)
 
@@ -80,20 +105,33 @@ def visible_mask(text: str) -> bytearray:
     def line_span(n: int) -> tuple[int, int]:
         return starts[n - 1], (starts[n] if n < len(starts) else len(text))
 
-    for f in fences(text):
-        hide(line_span(f.start)[0], line_span(f.start)[1])
+    found = fences(text)
+    for f in found:
+        a, b = line_span(f.start)
+        hide(a, b)
+        title = FENCE_TITLE.search(text, a, b)
+        if title:
+            seen[title.start(2) : title.end(2)] = b"\1" * (title.end(2) - title.start(2))
         if f.end <= len(starts):
             hide(*line_span(f.end))
         prompt = TRANSCRIPTS.get(f.lang)
+        code = f.executed or f.lang in CODE_LANGS
         for n in range(f.start + 1, f.end):
             a, b = line_span(n)
-            if f.executed or not (f.lang in DISPLAY_LANGS or prompt):
+            if code or (prompt and prompt.match(text[a:b])):
                 hide(a, b)
-            elif prompt and prompt.match(text[a:b]):
-                hide(a, b)
-    for m in re.finditer(r"(`+)(.+?)\1", text, re.S):  # inline code is code, unless it is just a number
-        if seen[m.start()] and not re.fullmatch(r"\s*[-−]?[\d.]+%?\s*", m.group(2)):
-            hide(m.start(), m.end())
+        if (not f.executed or f.shows_source) and f.lang not in TRANSCRIPTS:
+            for a, b in _comments(text, f, starts):
+                seen[a:b] = b"\1" * (b - a)
+    _hide_indented_code(text, found, starts, hide)
+    for m in re.finditer(r"(`+)(.+?)\1", text, re.S):  # inline code is code, unless it shows a value
+        if not seen[m.start()]:
+            continue
+        value = INLINE_VALUE.fullmatch(m.group(2))
+        hide(m.start(), m.end())
+        if value:
+            a, b = m.start(2) + value.start("value"), m.start(2) + value.end("value")
+            seen[a:b] = b"\1" * (b - a)
     for pattern in HIDDEN:
         for m in pattern.finditer(text):
             if not seen[m.start()]:
@@ -102,6 +140,77 @@ def visible_mask(text: str) -> bytearray:
             for a in SEEN_ATTRIBUTES.finditer(m.group(0)):
                 seen[m.start() + a.start(2) : m.start() + a.end(2)] = b"\1" * (a.end(2) - a.start(2))
     return seen
+
+
+def _comments(text: str, f: Fence, starts: list[int]) -> list[tuple[int, int]]:
+    """Spans of `text` holding the comments (and, in Python, the docstrings) of fenced block `f`."""
+    body_start = starts[f.start] if f.start < len(starts) else len(text)
+    body_end = starts[f.end - 1] if f.end - 1 < len(starts) else len(text)
+    body = text[body_start:body_end]
+    if f.lang in ("python", "py", "python3"):
+        return [(body_start + a, body_start + b) for a, b in python_text_spans(body)]
+    marker = "#" if f.lang in HASH_COMMENTS else "//" if f.lang in SLASH_COMMENTS else None
+    if marker is None:
+        return []
+    spans = []
+    for m in re.finditer(rf"(?:^|(?<=\s)){re.escape(marker)}[^\n]*", body, re.M):
+        spans.append((body_start + m.start(), body_start + m.end()))
+    return spans
+
+
+def python_text_spans(source: str) -> list[tuple[int, int]]:
+    """Offsets of the comments and docstrings (a string standing alone as a statement) of Python
+    `source`: what a reader reads as text in a listing. Source that doesn't tokenize: its `#` lines."""
+    import io
+    import tokenize
+
+    offsets = line_starts(source)
+
+    def at(pos: tuple[int, int]) -> int:
+        return offsets[pos[0] - 1] + pos[1] if pos[0] - 1 < len(offsets) else len(source)
+
+    spans, previous = [], tokenize.NEWLINE
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                spans.append((at(tok.start), at(tok.end)))
+            elif tok.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+                spans.append((at(tok.start), at(tok.end)))
+            if tok.type not in (tokenize.COMMENT, tokenize.NL):
+                previous = tok.type
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return [(m.start(), m.end()) for m in re.finditer(r"(?<![^\s])#[^\n]*", source)]
+    return spans
+
+
+def _hide_indented_code(text: str, found: list[Fence], starts: list[int], hide) -> None:
+    """Hide indented code blocks: after a blank line, lines indented 4 more than the nearest line
+    above that is not inside a container's body (list item, admonition, tab, footnote)."""
+    lines = text.split("\n")
+    in_fence = {n for f in found for n in range(f.start, f.end + 1)}
+    code_floor = None  # indent below which the current indented code block ends
+    for i, line in enumerate(lines):
+        n = i + 1
+        if n in in_fence or not line.strip():
+            continue
+        indent = _indent(line)
+        if code_floor is not None and indent >= code_floor:
+            hide(starts[i], starts[i] + len(line))
+            continue
+        code_floor = None
+        if indent < 4 or i == 0 or lines[i - 1].strip():
+            continue
+        parent = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip() and (j + 1) not in in_fence
+                       and _indent(lines[j]) <= indent - 4), None)
+        if parent is not None and CONTAINER.match(parent):
+            continue
+        code_floor = (_indent(parent) if parent is not None else 0) + 4
+        hide(starts[i], starts[i] + len(line))
+
+
+def _indent(line: str) -> int:
+    line = line.expandtabs(4)
+    return len(line) - len(line.lstrip())
 
 
 # What a backslash escapes in the Markdown this site is written in (Python-Markdown's set, with the

@@ -1,6 +1,7 @@
 """Every number bound on each lesson page, with its live value; `--fix` rewrites the drifted ones.
 
-    python scripts/bound_numbers.py          # list: file:line, written, live value, expression
+    python scripts/bound_numbers.py          # list: file:line, written, live value, expression;
+                                             # then every number still unbound (exit 1 if any)
     python scripts/bound_numbers.py --fix    # rewrite drifted numbers at their written precision
     python scripts/bound_numbers.py docs/lessons/11-masking.md   # only the pages named
 
@@ -43,6 +44,12 @@ def main() -> int:
                 for b in bound:
                     mark = "" if b.agrees else "  ← 漂移"
                     print(f"  {rel}:{b.line}  {b.written:>8}  live {numbers.show(b.live):<10} {b.expr}{mark}")
+                others = [p for p in found.problems if not p.message.startswith("数字漂移")]
+                if others:
+                    print(f"{rel}: {len(others)} 处要处理（未绑定的数、写错的标注）")
+                    for p in others:
+                        print(f"  {p.format()}")
+                    left += len(others)
                 continue
             text = path.read_text(encoding="utf-8")
             body, changes = guard.fix(text[offset:], bound)
