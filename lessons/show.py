@@ -4,7 +4,10 @@ import math
 from fractions import Fraction
 
 
-def num(x, places: int = 4) -> str:
+PLACES = 4  # 页面上的小数保留几位（正文里的“四位小数”绑定到它）
+
+
+def num(x, places: int = PLACES) -> str:
     """四舍五入到 places 位小数；整数不带小数点，-0 写成 0。例：0.401112 → '0.4011'，2.0 → '2'。
     无穷大和非数照 torch 的写法：inf、-inf、nan（掩码把得分设成 -inf）。"""
     if not math.isfinite(float(x)):
@@ -15,7 +18,7 @@ def num(x, places: int = 4) -> str:
     return f"{r:.{places}f}"
 
 
-def vec(xs, places: int = 4) -> str:
+def vec(xs, places: int = PLACES) -> str:
     """一行数写成 [a, b, c]。"""
     return "[" + ", ".join(num(x, places) for x in xs) + "]"
 
