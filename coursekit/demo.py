@@ -8,16 +8,33 @@ With a mask (`steps(q, k, v, mask)`), the data also carry the mask and the scale
 (`scaled`); the demo shows the mask as its own stage between 缩放 and Softmax. A masked score is
 −∞, which JSON cannot hold (`json.dumps` writes `-Infinity`, which `JSON.parse` rejects): it is
 written as null, and the script reads it back as −∞ where the mask says so.
+
+A lesson page embeds a widget with `widget`, naming the lesson expressions it shows:
+
+    print(widget("demo", "交互演示需要浏览器启用 JavaScript。", q="q", k="k", v="v", mask="mask"))
+
+Like a prose binding `{=q}`, each is an expression of the lesson: the build evaluates it in the
+lesson's run namespace before any page block runs (the value the prose is bound to) and checks
+that the widget embedded those very numbers (coursekit.widgets), so a widget fed another tensor, or
+a tensor a page block changed in place, fails the page at the widget's block. Every widget a block
+embeds is noted in `EMBEDDED` for the worker to hand the build; a bare `embed` has no expressions
+to check and fails a lesson page the way an unbound number does.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from html import escape
 
 import torch
 
 from tinylm import attention_steps
+
+ROLES = ("q", "k", "v", "mask")  # what a widget shows, in the order steps() takes them
+# The widgets embedded since the worker last looked: {"kind", "exprs": {role: expression} or None
+# (a bare embed), "numbers": {role: the flattened value it embedded}} (coursekit.worker hands them on).
+EMBEDDED: list[dict] = []
 
 
 def steps(q, k, v, mask=None) -> dict:
@@ -53,7 +70,29 @@ def steps(q, k, v, mask=None) -> dict:
 
 
 def embed(kind: str, data: dict, fallback: str) -> str:
-    """The element the script turns into the demo or the exercise; `fallback` shows without it."""
+    """The element the script turns into the demo or the exercise; `fallback` shows without it.
+
+    On a lesson page use `widget`: data given here name no expression the build could check."""
+    EMBEDDED.append({"kind": kind, "exprs": None, "numbers": {}})
+    return _element(kind, data, fallback)
+
+
+def widget(kind: str, fallback: str, *, q: str, k: str, v: str, mask: str | None = None,
+           scope: dict | None = None) -> str:
+    """`embed(kind, steps(q, k, v, mask), fallback)` of the lesson expressions named, each evaluated
+    in `scope` (by default the namespace of the code calling it: the page's), noted in `EMBEDDED`
+    with the numbers it embedded, for the build to check against the lesson's own values."""
+    from coursekit.numbers import flatten
+
+    scope = sys._getframe(1).f_globals if scope is None else scope
+    exprs = {role: e for role, e in zip(ROLES, (q, k, v, mask)) if e is not None}
+    values = {role: eval(e, scope) for role, e in exprs.items()}  # noqa: S307 - the page's own expressions
+    html = _element(kind, steps(*(values.get(role) for role in ROLES)), fallback)
+    EMBEDDED.append({"kind": kind, "exprs": exprs, "numbers": {role: flatten(x) for role, x in values.items()}})
+    return html
+
+
+def _element(kind: str, data: dict, fallback: str) -> str:
     payload = escape(json.dumps(data, ensure_ascii=False, allow_nan=False), quote=True)
     return f'<div class="tl-{kind}" data-attention="{payload}"><p class="tl-fallback">{escape(fallback)}</p></div>'
 

@@ -22,7 +22,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit import engine, guard, scan, shown
+from coursekit import engine, guard, scan, shown, widgets
 
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
@@ -54,6 +54,7 @@ class PageState:
     chain: str = ""
     broken: bool = False  # a block failed: later blocks of the page are not run (one cause, one error)
     shown: list[shown.Shown] = field(default_factory=list)  # what code put on the page (coursekit.shown)
+    widget_values: dict = field(default_factory=dict)  # widget expressions, evaluated before the blocks (coursekit.widgets)
 
 
 class _Pages:
@@ -107,6 +108,7 @@ class GuardPreprocessor(Preprocessor):
         if not path.startswith(LESSON_PAGES):
             return _tag_blocks(text, path, first).split("\n")
         out = _check(state, path, text, first)
+        widgets.prepare(state, out)  # what the page's widgets show is bound like its numbers
         if fm:
             title = re.search(r"^title:[ \t]*(.*)$", fm, re.M)
             if title:

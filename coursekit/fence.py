@@ -20,7 +20,7 @@ import markdown_exec
 from markdown_exec import base_format
 from markupsafe import Markup
 
-from coursekit import engine, guard, printed, shown
+from coursekit import engine, guard, printed, shown, widgets
 
 OURS = ("src", "file")
 
@@ -66,6 +66,7 @@ def formatter(source, language, css_class, options, md, **kwargs):
             answer = {"error": {"type": "", "message": str(err), "where": err.where}}
         if "error" in answer:
             return _failed(state, where, answer["error"])
+        widgets.check(state, where, answer)  # the widgets it embedded, what it changed in place
         return answer["output"]
 
     printed_out: list[str] = []

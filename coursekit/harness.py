@@ -74,20 +74,21 @@ class CourseLesson:
 
     def embeds(self, kind: str) -> bool:
         """The page embeds a widget of coursekit.demo: "demo" (step-through) or "exercise"."""
-        return re.search(rf"""\bembed\(\s*["']{kind}["']""", self.markdown()) is not None
+        return re.search(rf"""\b(?:widget|embed)\(\s*["']{kind}["']""", self.markdown()) is not None
 
     @property
     def has_demo(self) -> bool:
         return self.embeds("demo")
 
     def embed_calls(self, kind: str) -> list[tuple[int, str]]:
-        """Each `embed("<kind>", …)` call in the page's Markdown: the line it starts on (0-based) and
-        its text up to its closing parenthesis (the rest of its line if that can't be read)."""
+        """Each `widget("<kind>", …)` (or bare `embed("<kind>", …)`) call in the page's Markdown: the
+        line it starts on (0-based) and its text up to its closing parenthesis (the rest of its line
+        if that can't be read)."""
         import io
         import tokenize
 
         text, calls = self.markdown(), []
-        for m in re.finditer(rf"""\bembed\(\s*["']{kind}["']""", text):
+        for m in re.finditer(rf"""\b(?:widget|embed)\(\s*["']{kind}["']""", text):
             rest, depth, end = text[m.start():], 0, None
             try:
                 for tok in tokenize.generate_tokens(io.StringIO(rest).readline):
@@ -106,8 +107,8 @@ class CourseLesson:
         return calls
 
     def embeds_masked(self, kind: str) -> bool:
-        """The page embeds a widget of that kind computed with a mask: `steps(q, k, v, mask=…)` (or
-        `steps(q, k, v, mask)`) inside the `embed(...)` call itself."""
+        """The page embeds a widget of that kind computed with a mask: `widget(kind, …, mask="mask")`,
+        or `steps(q, k, v, mask=…)` (or `steps(q, k, v, mask)`) inside an `embed(...)` call itself."""
         import ast
 
         for _, call in self.embed_calls(kind):
@@ -119,8 +120,10 @@ class CourseLesson:
                 continue
             for node in ast.walk(tree):
                 func = getattr(node, "func", None)
-                if isinstance(node, ast.Call) and getattr(func, "id", getattr(func, "attr", "")) == "steps":
-                    given = node.args[3:4] + [kw.value for kw in node.keywords if kw.arg == "mask"]
+                name = getattr(func, "id", getattr(func, "attr", ""))
+                if isinstance(node, ast.Call) and name in ("steps", "widget"):
+                    given = node.args[3:4] if name == "steps" else []
+                    given += [kw.value for kw in node.keywords if kw.arg == "mask"]
                     if any(not (isinstance(g, ast.Constant) and g.value is None) for g in given):
                         return True
         return False

@@ -129,10 +129,76 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
         source = "\n" * (int(line) if line.isdigit() else 0) + code
         linecache.cache[path] = (len(source), None, source.splitlines(True), path)  # a failing assert quotes it
         compiled = compile(source, path, "exec")
+        before = fingerprints.get(page) or fingerprint(runner.namespace(package))
+        demo = sys.modules.get("coursekit.demo")
+        if demo is not None:
+            demo.EMBEDDED.clear()
         with redirect_stdout(capture):
             exec(compiled, scope)
-        return {"output": capture.take()}
+        answer = {"output": capture.take()}
+        fingerprints[page] = after = fingerprint(runner.namespace(package))
+        changed = sorted(name for name, digest in before.items() if after.get(name, digest) != digest)
+        if changed:  # values of the lesson the block changed in place (coursekit.widgets reports those read)
+            answer["changed"] = changed
+        demo = sys.modules.get("coursekit.demo")
+        if demo is not None and demo.EMBEDDED:  # the widgets it embedded, with the numbers they show
+            answer["widgets"], demo.EMBEDDED[:] = list(demo.EMBEDDED), []
+        return answer
     raise ValueError(f"unknown request {op!r}")
+
+
+fingerprints: dict[str, dict[str, str]] = {}  # page -> its lesson's values after its last block
+
+
+def fingerprint(scope: dict) -> dict[str, str]:
+    """A digest of each value in the lesson's namespace that numbers can be read from (tensors,
+    arrays, numbers, strings, and lists, tuples, dicts, dataclasses and torch modules of them), so
+    a value a page block changed in place shows as a changed digest. Functions, classes, modules and
+    other objects are left out."""
+    import hashlib
+
+    out = {}
+    for name, value in scope.items():
+        h = hashlib.blake2b(digest_size=12)
+        if _digest(value, h.update, 0):
+            out[name] = h.hexdigest()
+    return out
+
+
+def _digest(value, feed, depth: int) -> bool:
+    import dataclasses
+
+    import torch
+
+    if depth > 4:
+        return False
+    if isinstance(value, torch.Tensor):
+        t = value.detach().cpu().contiguous()
+        feed(f"T{t.dtype}{tuple(t.shape)}".encode())
+        try:
+            feed(t.numpy().tobytes())
+        except (TypeError, RuntimeError):  # a dtype numpy lacks (bfloat16)
+            feed(repr(t.tolist()).encode())
+        return True
+    if type(value).__module__ == "numpy" and hasattr(value, "tobytes"):
+        feed(f"A{value.dtype}{value.shape}".encode() + value.tobytes())
+        return True
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        feed(f"{type(value).__name__}:{value!r}".encode())
+        return True
+    if isinstance(value, torch.nn.Module):
+        return _digest(dict(value.state_dict()), feed, depth + 1)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple, dict)):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        feed(f"{type(value).__name__}[{len(value)}]".encode())
+        for key, item in items:
+            feed(repr(key).encode())
+            if not _digest(item, feed, depth + 1):
+                feed(b"?")
+        return True
+    return False
 
 
 def evaluate(expr: str, scope: dict) -> dict:
