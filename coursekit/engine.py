@@ -37,7 +37,7 @@ from pathlib import Path
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
 AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
-FORMAT = 3  # bump when the cache layout, or what a recorded run has passed, changes
+FORMAT = 4  # bump when the cache layout, or what a recorded run has passed, changes
 
 
 class LessonError(Exception):
@@ -347,7 +347,7 @@ class Build:
         cached = self._cached(lesson)
         if cached is not None:
             return cached  # its files were scanned for typed numbers when it was recorded
-        fixed = self._fixed_print_numbers(lesson)  # 6 ms a lesson: only when the lesson runs
+        fixed = self._fixed_print_numbers(lesson)  # about 25 ms a lesson: only when the lesson runs
         if fixed is not None:
             return Run(lesson, "", [], fixed)
         start = time.perf_counter()
@@ -380,21 +380,39 @@ class Build:
         return run
 
     def _fixed_print_numbers(self, lesson: Lesson) -> LessonError | None:
-        """Numbers the lesson's code would print as typed text instead of computing them."""
+        """Numbers the lesson's code would print as typed text instead of computing them, and
+        numbers its experiment files claim in their comments and docstrings (coursekit.comments)."""
         from coursekit import printed
 
-        lines = []  # (file, the typed numbers of one line)
+        lines = []  # (file, line, the guard's words for it)
         for path in sorted((self.root / lesson.folder).glob("*.py")):
             rel = path.relative_to(self.root).as_posix()
             try:
-                lines += [(rel, line) for line in printed.by_line(printed.fixed_numbers(rel, path.read_text(encoding="utf-8")))]
+                lines += [(rel, line[0].line, printed.describe(line))
+                          for line in printed.by_line(printed.fixed_numbers(rel, path.read_text(encoding="utf-8")))]
             except (OSError, SyntaxError, ValueError):
                 continue  # running the file reports it, with its line
+        lines += self._comment_claims(lesson)
         if not lines:
             return None
-        (rel, first), others = lines[0], [f"{r}:{line[0].line}" for r, line in lines[1:]]
+        (rel, line, message), others = lines[0], [f"{r}:{n}" for r, n, _ in lines[1:]]
         more = f"（另有 {len(others)} 行：{'、'.join(others[:3])}{'…' if len(others) > 3 else ''}）" if others else ""
-        return LessonError(printed.describe(first) + more, (rel, first[0].line), ran=False)
+        return LessonError(message + more, (rel, line), ran=False)
+
+    def _comment_claims(self, lesson: Lesson) -> list[tuple[str, int, str]]:
+        """(file, line, message) for each line of an experiment file's comments or docstrings that
+        claims a number: the page's listings and the notebook show them to the reader."""
+        from coursekit import comments
+
+        found = []
+        for name, _ in lesson.experiments:
+            rel = f"{lesson.folder}/{name}.py"
+            try:
+                text = (self.root / rel).read_text(encoding="utf-8")
+            except OSError:
+                continue  # running the file reports it
+            found += [(p.path, p.line, p.message) for p in comments.problems(rel, text)]
+        return found
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
         """While the worker still holds the lesson, evaluate its page's annotations and run its
