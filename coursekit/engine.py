@@ -380,8 +380,7 @@ class Build:
         return run
 
     def _fixed_print_numbers(self, lesson: Lesson) -> LessonError | None:
-        """Numbers the lesson's code would print as typed text instead of computing them, and
-        numbers its experiment files claim in their comments and docstrings (coursekit.comments)."""
+        """Numbers the lesson's code would print as typed text instead of computing them."""
         from coursekit import printed
 
         lines = []  # (file, line, the guard's words for it)
@@ -392,26 +391,36 @@ class Build:
                           for line in printed.by_line(printed.fixed_numbers(rel, path.read_text(encoding="utf-8")))]
             except (OSError, SyntaxError, ValueError):
                 continue  # running the file reports it, with its line
-        lines += self._comment_claims(lesson)
         if not lines:
             return None
         (rel, line, message), others = lines[0], [f"{r}:{n}" for r, n, _ in lines[1:]]
         more = f"（另有 {len(others)} 行：{'、'.join(others[:3])}{'…' if len(others) > 3 else ''}）" if others else ""
         return LessonError(message + more, (rel, line), ran=False)
 
-    def _comment_claims(self, lesson: Lesson) -> list[tuple[str, int, str]]:
-        """(file, line, message) for each line of an experiment file's comments or docstrings that
-        claims a number: the page's listings and the notebook show them to the reader."""
-        from coursekit import comments
+    def comment_problems(self, session: str) -> list:
+        """The claims an experiment file of the lesson makes in its comments and docstrings
+        (coursekit.comments): its listings and its notebook show them to the reader. They are the
+        page's problems, not the run's: the lesson still runs, so every other number is checked too."""
+        from coursekit import comments, guard
 
-        found = []
+        lesson, found = self.lessons[session], []
         for name, _ in lesson.experiments:
             rel = f"{lesson.folder}/{name}.py"
             try:
                 text = (self.root / rel).read_text(encoding="utf-8")
             except OSError:
                 continue  # running the file reports it
-            found += [(p.path, p.line, p.message) for p in comments.problems(rel, text)]
+            found += comments.problems(rel, text)
+        init = f"{lesson.folder}/__init__.py"
+        source = (self.root / init).read_text(encoding="utf-8")
+        for name, title in lesson.experiments:  # the notebook's headings
+            numbers = [t.text for t in guard.claims(title)]
+            if numbers:
+                at = source.find(title)
+                found.append(guard.Problem(
+                    init, source.count("\n", 0, at) + 1 if at >= 0 else 1,
+                    f"实验 {name} 的标题「{title}」里有 {'、'.join(numbers)}：标题是笔记本里的小标题，没有地方写绑定，"
+                    "读者会当成核对过的数；标题里不写数，数写进正文并绑定", numbers[0]))
         return found
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:

@@ -90,7 +90,7 @@ class GuardPreprocessor(Preprocessor):
         path, first, fm = _pages.locate(root, text)
         if path == "<page>":
             return lines  # markdown-exec converting a block's output, or text from elsewhere
-        session = _session(path, text)
+        session = _session(path, text, fm)
         build, owns = engine.current.build, False
         if session and build is None:
             build, owns = engine.Build(root), True
@@ -105,8 +105,8 @@ class GuardPreprocessor(Preprocessor):
                     _lesson_failed(state, run.error, path, text, first)
             except engine.LessonError as err:
                 _lesson_failed(state, err, path, text, first)
-        if not path.startswith(LESSON_PAGES):
-            return _tag_blocks(text, path, first).split("\n")
+            if session == engine.session_of(path):  # the lesson's own page reports its files' comments
+                state.problems += build.comment_problems(session)
         out = _check(state, path, text, first)
         widgets.prepare(state, out)  # what the page's widgets show is bound like its numbers
         if fm:
@@ -126,7 +126,7 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
         values = None  # the lesson's code failed: that is the one error, not every binding
     elif exprs:
         if state.session is None:
-            values = {e: {"error": "这一页没有执行的代码块指明 session=\"lNN\"，不知道在哪一讲里计算"} for e in exprs}
+            values = dict(zip(exprs, _kit_values(exprs)))
         else:
             try:
                 values = dict(zip(exprs, state.build.evaluate(state.session, exprs)))
@@ -234,10 +234,30 @@ def failure_line(root: Path, text: str, first: int, err: engine.LessonError) -> 
 LISTING = re.compile(r'\bfile="([^"]+)"')
 
 
-def _session(path: str, text: str) -> str | None:
-    """A lesson page runs in its lesson (docs/lessons/10-….md: l10); another page names one with session=."""
-    m = SESSION.search(text)
+def _session(path: str, text: str, fm: str = "") -> str | None:
+    """A lesson page runs in its lesson (docs/lessons/10-….md: l10); another page names one in its
+    front matter (`session: l10`) or on an executed block (session="l10")."""
+    m = FRONT_SESSION.search(fm) or SESSION.search(text)
     return engine.session_of(path) or (m.group(1) if m else None)
+
+
+FRONT_SESSION = re.compile(r"^session:[ \t]*[\"']?(l\d+)[\"']?[ \t]*$", re.M)
+
+
+def _kit_values(exprs: list[str]) -> list[dict]:
+    """A page of no lesson binds to the kit's own numbers (coursekit/facts.py)."""
+    from coursekit import facts
+    from coursekit.worker import evaluate
+
+    scope = {name: getattr(facts, name) for name in facts.__all__}
+    out = []
+    for e in exprs:
+        answer = evaluate(e, dict(scope))
+        if "error" in answer:
+            answer = {"error": f"{answer['error']}（这一页不属于哪一讲：表达式在 coursekit/facts.py 的名字"
+                               f"（{'、'.join(facts.__all__)}）里计算；要用某一讲的量，在页面开头的 front matter 写 session: lNN）"}
+        out.append(answer)
+    return out
 
 
 def _tag_blocks(text: str, path: str, first: int) -> str:

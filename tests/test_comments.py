@@ -93,21 +93,25 @@ def test_problems_keep_to_the_lines_a_page_shows():
     assert [p.line for p in comments.problems("x.py", code, first=1, last=2)] == [1]
 
 
-def test_a_lesson_whose_experiment_comments_claim_a_number_does_not_run(tmp_path):
+def test_an_experiment_files_comment_claims_and_titles_are_its_lessons_problems_but_it_still_runs(tmp_path):
     from coursekit import engine
 
     (tmp_path / "lessons/l98").mkdir(parents=True)
-    (tmp_path / "lessons/l98/__init__.py").write_text('EXPERIMENTS = [("a", "第一个")]\n', encoding="utf-8")
+    (tmp_path / "lessons/l98/__init__.py").write_text('EXPERIMENTS = [("a", "三个位置")]\n', encoding="utf-8")
     (tmp_path / "lessons/l98/a.py").write_text('"""a：演示。"""\nx = 1\n# 结果约 0.5\nprint(x)\n', encoding="utf-8")
-    build = object.__new__(engine.Build)  # only the check, which reads files: no workers, no cache
+    build = object.__new__(engine.Build)  # only the checks, which read files: no workers, no cache
     build.root = tmp_path
-    [lesson] = engine.find_lessons(tmp_path).values()
-    error = build._fixed_print_numbers(lesson)
-    assert error is not None and not error.ran
-    assert error.where == ("lessons/l98/a.py", 3)
-    assert str(error).startswith("注释里写的 0.5 没有代码核对（「结果约 0.5」）")
+    build.lessons = engine.find_lessons(tmp_path)
+    [lesson] = build.lessons.values()
+    assert build._fixed_print_numbers(lesson) is None  # nothing stops the run
+    problems = build.comment_problems("l98")
+    assert [(p.path, p.line) for p in problems] == [("lessons/l98/a.py", 3), ("lessons/l98/__init__.py", 1)]
+    assert problems[0].message.startswith("注释里写的 0.5 没有代码核对（「结果约 0.5」）")
+    assert "标题「三个位置」里有 三" in problems[1].message
     (tmp_path / "lessons/l98/a.py").write_text('"""a：演示。"""\nx = 1\n# 结果约 0.5 # 示意\nprint(x)\n', encoding="utf-8")
-    assert build._fixed_print_numbers(lesson) is None
+    (tmp_path / "lessons/l98/__init__.py").write_text('EXPERIMENTS = [("a", "构造例子")]\n', encoding="utf-8")
+    build.lessons = engine.find_lessons(tmp_path)
+    assert build.comment_problems("l98") == []
 
 
 def test_the_course_sources_claim_no_numbers_in_comments():
