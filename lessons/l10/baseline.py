@@ -2,7 +2,7 @@
 
 import torch
 
-from lessons.show import fracs, vec
+from lessons.show import PLACES, fracs, vec  # PLACES：正文展示值保留的小数位数
 
 # --8<-- [start:listing]
 # 三个位置分别带来的二维向量。

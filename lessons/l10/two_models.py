@@ -71,3 +71,7 @@ for i, ch in enumerate(contexts[0]):
 # 训练没有告诉它该看谁；预测错误反向更新 Wq/Wk/Wv 之后，名字所在的位置分到了最大的比例。
 assert (last_weights.argmax(dim=-1) == name_position).all()
 # --8<-- [end:weights]
+
+# 正文数的东西：比较的模型，和语料里上文之后的那个颜色字（红、黄、绿、蓝）。
+models = (last_model, attention_model)
+colors = sorted({s[inputs.shape[-1]] for s in sentences})
