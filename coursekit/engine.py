@@ -404,8 +404,7 @@ class Build:
         from coursekit import comments, guard
 
         lesson, found = self.lessons[session], []
-        for name, _ in lesson.experiments:
-            rel = f"{lesson.folder}/{name}.py"
+        for rel in self._own_files(lesson):
             try:
                 text = (self.root / rel).read_text(encoding="utf-8")
             except OSError:

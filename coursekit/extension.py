@@ -146,14 +146,18 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
     """Text included into the prose with pymdownx.snippets is checked as its own file (its own
     lines in messages), then put in place, so snippets has nothing left to include there."""
     lines = text.split("\n")
-    code = {n for f in scan.fences(text) for n in range(f.start, f.end + 1)}
+    fence_of = {n: f for f in scan.fences(text) for n in range(f.start, f.end + 1)}
     out, i = [], 0
     while i < len(lines):
         line, m = lines[i], INCLUDE.match(lines[i])
         specs, indent, end = [], "", i
-        if m and (i + 1) not in code:
-            specs, indent = [m["spec"]], m["indent"]
-        elif BLOCK.match(line) and (i + 1) not in code:
+        fence = fence_of.get(i + 1)
+        if m and fence is not None and fence.lang in ("python", "py") and not fence.executed:
+            _shown_source(state, m["spec"])  # a listing of a file: its comments are text a reader sees
+        displayed = fence is not None and not fence.executed and fence.lang not in scan.CODE_LANGS
+        if m and (fence is None or displayed):
+            specs, indent = [m["spec"]], m["indent"]  # in prose, or shown as a displayed block's text
+        elif BLOCK.match(line) and fence is None:
             close = next((j for j in range(i + 1, len(lines)) if BLOCK.match(lines[j])), None)
             if close is not None:
                 specs = [s.strip() for s in lines[i + 1 : close] if s.strip()]
@@ -168,6 +172,18 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
             out += [indent + s if s else s for s in checked.split("\n")]
         i = end + 1
     return "\n".join(out)
+
+
+def _shown_source(state: PageState, spec: str) -> None:
+    """The claims in the comments and docstrings of the Python that a code block includes."""
+    from coursekit import comments
+
+    piece = _included(state.root, spec)
+    if piece is not None and piece[0].endswith(".py") and not re.match(r"lessons/l\d+/", piece[0]):  # a lesson's own
+        # files are its page's (engine.Build.comment_problems), reported once
+        rel, body, start = piece
+        whole = (state.root / rel).read_text(encoding="utf-8")
+        state.problems += comments.problems(rel, whole, start, start + body.count("\n"))
 
 
 def _included(root: Path, spec: str) -> tuple[str, str, int] | None:

@@ -296,7 +296,11 @@ def claims(text: str) -> list[Token]:
 def _ordinal(shown: str, m: re.Match, previous: Token | None, previous_end: int, segment: int) -> tuple[str, bool]:
     """(the ordinal as written, whether it continues the one before) for an integer that names a
     place (第 3 行, 位置 1, and the 2 of 位置 1、2); ('', False) for any other number."""
-    if not (INTEGER.fullmatch(m.group(0)) or numbers.chinese(m.group(0))):
+    if numbers.chinese(m.group(0)):  # 第三行; but 每个位置二维 counts dimensions
+        word = re.search(r"第[ \t*_]*$", shown[max(0, m.start() - 4) : m.start()])
+        unit = ORDINAL_UNIT.match(shown, m.end())
+        return ("第" + m.group(0) + (unit.group(0).strip() if unit else "") if word else ""), False
+    if not INTEGER.fullmatch(m.group(0)):
         return "", False
     word = ORDINAL_WORD.search(shown, max(0, m.start() - 40), m.start())
     if word:
@@ -420,7 +424,7 @@ def _what_to_write(text: str, t: Token) -> str:
     if not (numbers.chinese(t.text) or INTEGER.fullmatch(t.text)):
         return "在它后面写 {=表达式} 绑定现算值，或写 {示意} 标为示例"
     unit = re.match(rf"[ \t]*(?:{numbers.COUNTERS})", text[t.end :])
-    after = f"「{t.text}{unit.group(0).strip()}」" if unit else "它"
+    after = f"「{text[t.start : t.end + unit.end()]}」" if unit else "它"
     return (f"数的是代码里的东西（位置、行、列、维、字、句），就在{after}后面写 {{=表达式}} 绑定它的长度或形状，"
             "如 {=len(names)}、{=x.shape[0]}；没有代码算它（举例、正文自己数的“两件事”、一般的事实），"
             "写 {示意}；是序数，写成“第 N …”")

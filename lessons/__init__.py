@@ -2,5 +2,7 @@
 
 import torch
 
-# 固定打印格式：四位小数、不用科学计数法。页面、命令行与测试看到的输出因此一字不差。
-torch.set_printoptions(precision=4, sci_mode=False, linewidth=80)
+from lessons.show import PLACES
+
+# 固定打印格式：小数位数与正文一致（show.PLACES）、不用科学计数法。页面、命令行与测试看到的输出因此一字不差。
+torch.set_printoptions(precision=PLACES, sci_mode=False, linewidth=80)

@@ -1,4 +1,4 @@
-"""一讲的实验怎样运行。命令行、课程页面和笔记本用的都是这一种方式，所以三处的数来自同一次运行。
+"""一讲的实验怎样运行。命令行、课程页面和笔记本用的都是这一种方式，所以这几处的数来自同一次运行。
 
 - 实验文件就是普通的 Python 模块（lessons.l10.attention_2d），按 EXPERIMENTS 的顺序各整体运行一次。
 - 运行时逐条执行文件的顶层语句，并记下每条语句打印了什么；页面按文件里标出的段落取用这些打印。
@@ -149,7 +149,7 @@ def _shown(path: Path) -> str:
 
 
 def check_message(err: AssertionError) -> str:
-    """核对失败时说什么：assert x, "说明" 给出说明；没写说明的 assert 给出它自己的源码（assert x > 0）。"""
+    """核对失败时说什么：assert x, "说明" 给出说明；没写说明的 assert 给出它自己的源码（如 assert x > 0）。（示意）"""
     text = str(err).strip()
     if text:
         return text

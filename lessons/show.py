@@ -1,14 +1,14 @@
-"""把数写成正文的样子。页面、交互演示和命令行都用这一个格式，所以三处看到的数一字不差。"""
+"""把数写成正文的样子。页面、交互演示和命令行都用这一个格式，所以这几处看到的数一字不差。"""
 
 import math
 from fractions import Fraction
 
 
-PLACES = 4  # 页面上的小数保留几位（正文里的“四位小数”绑定到它）
+PLACES = 4  # 页面上的小数保留几位（正文里写小数位数的地方绑定到它）
 
 
 def num(x, places: int = PLACES) -> str:
-    """四舍五入到 places 位小数；整数不带小数点，-0 写成 0。例：0.401112 → '0.4011'，2.0 → '2'。
+    """四舍五入到 places 位小数；整数不带小数点，-0 写成 0。例：0.401112 → '0.4011'，2.0 → '2'。（示意）
     无穷大和非数照 torch 的写法：inf、-inf、nan（掩码把得分设成 -inf）。"""
     if not math.isfinite(float(x)):
         return str(float(x))  # 'inf'、'-inf'、'nan'
@@ -24,7 +24,7 @@ def vec(xs, places: int = PLACES) -> str:
 
 
 def frac(x, limit: int = 100) -> str:
-    """写成分母不超过 limit 的最简分数。例：0.666667 → '2/3'，1.0 → '1'；inf、-inf、nan 照写。"""
+    """写成分母不超过 limit 的最简分数。inf、-inf、nan 照写。例：0.666667 → '2/3'，1.0 → '1'。（示意）"""
     if not math.isfinite(float(x)):
         return str(float(x))
     return str(Fraction(float(x)).limit_denominator(limit))

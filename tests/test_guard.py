@@ -113,6 +113,7 @@ UNBOUND = {
     "a bare integer in prose": "输出宽度就仍然是 2。",
     "a count in Chinese numerals": "可读位置从三个增加到十个，V 有两列。",
     "a count in a heading": "## 两道改数题",
+    "a count after 位置 (not an ordinal)": "每个位置二维，位置 0 读三个位置。",
 }
 
 

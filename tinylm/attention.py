@@ -16,7 +16,7 @@ class Attention(NamedTuple):
 
     output: torch.Tensor   # [..., 查询位置, 值特征]：按读取比例汇总的 V
     scores: torch.Tensor   # [..., 查询位置, 被读位置]：缩放后的匹配分数
-    weights: torch.Tensor  # [..., 查询位置, 被读位置]：读取比例，每行和为 1
+    weights: torch.Tensor  # [..., 查询位置, 被读位置]：读取比例，每行加起来正好是一整份
 
 
 def attention(q, k, v):

@@ -16,7 +16,7 @@ class AttentionSteps(NamedTuple):
     scores: torch.Tensor   # 缩放后的分数：点积 / √特征宽度；有掩码时，不许读的位置是 −∞
     exps: torch.Tensor     # Softmax 的分子：每个分数的指数
     sums: torch.Tensor     # Softmax 的分母：每行指数之和，[..., 查询位置]
-    weights: torch.Tensor  # 读取比例 = 指数 / 行和，每行和为 1
+    weights: torch.Tensor  # 读取比例 = 指数 / 行和，每行加起来正好是一整份
     output: torch.Tensor   # 汇总：读取比例 @ V，[..., 查询位置, 值特征]
 
 

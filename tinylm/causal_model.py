@@ -1,7 +1,7 @@
 """第 11 讲的模型：与第 10 讲的 AttentionModel 同样的参数，只是自注意力加上因果掩码。
 
 只改 mix 这一步，所以同一个随机种子给出与 AttentionModel 完全相同的初始参数：
-两个模型训练后的差别，只能来自掩码。
+它和 AttentionModel 训练后的差别，只能来自掩码。
 """
 
 from tinylm.mask import causal_attention

@@ -7,7 +7,7 @@ from torch import nn
 class Embedding(nn.Module):
     def __init__(self, vocab_size, d_model):
         super().__init__()
-        # [词表, 特征]；除以 √特征宽度，让每行向量的长度一开始约为 1，起步时的读取比例不会过早集中。
+        # [词表, 特征]；除以 √特征宽度，让每行向量一开始大致是单位长度，起步时的读取比例不会过早集中。
         self.table = nn.Parameter(torch.randn(vocab_size, d_model) / d_model**0.5)
 
     def forward(self, ids):

@@ -12,7 +12,7 @@ class SelfAttention(nn.Module):
     def __init__(self, d_in, d_qk, d_v=None):
         super().__init__()
         d_v = d_qk if d_v is None else d_v
-        # 三组投影参数，形状 [输出特征, 输入特征]，不带偏置，所以 Q = X @ Wqᵀ 与正文的写法一致。
+        # 查询、键、值各一组投影参数，形状 [输出特征, 输入特征]，不带偏置，所以 Q = X @ Wqᵀ 与正文的写法一致。
         self.wq = nn.Parameter(torch.randn(d_qk, d_in) / d_in**0.5)
         self.wk = nn.Parameter(torch.randn(d_qk, d_in) / d_in**0.5)
         self.wv = nn.Parameter(torch.randn(d_v, d_in) / d_in**0.5)
