@@ -1,4 +1,4 @@
-"""softmax_row：三个位置里位置 0 的一行：点积、缩放、Softmax、汇总，只用 Python 自带的 math。"""
+"""softmax_row：位置 0 的一行：点积、缩放、Softmax、汇总，只用 Python 自带的 math。"""
 
 import math
 
@@ -19,5 +19,5 @@ def row(i):
 
 
 scores, exps, total, weights, _ = row(0)
-output = [row(i)[4] for i in range(len(q))]  # 三个位置的输出，每个两维
+output = [row(i)[4] for i in range(len(q))]  # 每个位置的输出
 assert abs(sum(weights) - 1) < 1e-12
