@@ -39,3 +39,8 @@ floor = best_losses(inputs, targets)
 print("只看前文时，各位置损失的下限：", vec(floor))
 print("平均下限：", num(sum(floor) / len(floor)))
 # --8<-- [end:floor]
+
+# 读到“早上，小”，下一字要猜名字：语料里各个名字跟在“小”后面出现几次。
+# 只看前文时最好的猜法按次数分比例，每个名字分到的比例就是 name_shares；次数一样多，比例也就一样。
+name_counts = Counter(s[s.index("小") + 1] for s in sentences)
+name_shares = [n / sum(name_counts.values()) for n in name_counts.values()]

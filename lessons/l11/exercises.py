@@ -34,3 +34,6 @@ for _ in range(3):
 # 第 0 行只剩自己一格可读，比例总是 [1, 0, 0]：输出就是 v₀，与 q₀ 无关。
 assert all(torch.allclose(o, v[0]) for o in outputs)
 # --8<-- [end:second]
+
+# 本讲的改数题，按题号：每道题由代码现算的答案（第 1 题的读取比例，第 2 题换过的各个 q₀ 下位置 0 的输出）。
+answers = [first.weights, outputs]

@@ -1,5 +1,7 @@
 """mask_by_hand：第 10 讲的 3×3 构造例子，加上因果掩码，一行一行重算。"""
 
+from lessons.show import PLACES  # 页面上展示的分数、读取比例保留几位小数；正文说明里的位数绑定到它
+
 # --8<-- [start:listing]
 import torch
 
