@@ -1,16 +1,16 @@
-"""attention_2d：三个位置、每个位置二维的构造例子，把注意力的内部数值全部展开。
+"""attention_2d：手工构造的小例子，把注意力的内部数值全部展开。
 
-listing 段就是页面上的第一份代码清单：导入、数据、三行版的 attention 和核对都在里面，
-单独复制下来就能运行。tinylm 里的同一个函数（分成点积、缩放、Softmax、汇总四行）
+listing 段就是页面上的第一份代码清单：导入、数据、手写的 attention 和核对都在里面，
+单独复制下来就能运行。tinylm 里的同一个函数（点积、缩放、Softmax、汇总各写一行）
 由下一个实验 component.py 与它逐项核对。
 """
 # --8<-- [start:listing]
 import math
 import torch
 
-# 三个位置各有两个坐标；这是构造数值，不预先指定中文语义。
+# 每行是一个位置的输入，每列是一个坐标；这是构造数值，不预先指定中文语义。
 x = torch.tensor([[1., 0.], [0., 1.], [1., 1.]])
-# 三组可训练投影参数：Q/K 在本例保留坐标，V 把第二坐标乘 2。
+# 查询、键、值各有一组可训练投影参数：Q/K 在本例保留坐标（单位矩阵），V 把第二坐标放大（wv 右下角的数）。
 wq = torch.eye(2, requires_grad=True)
 wk = torch.eye(2, requires_grad=True)
 wv = torch.tensor([[1., 0.], [0., 2.]], requires_grad=True)
@@ -22,7 +22,7 @@ def attention(q, k, v):
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
     # 每行在被读位置之间分配比例；这里尚未加掩码，允许读取全部位置。
     weights = torch.softmax(scores, dim=-1)
-    # [3,3] 比例乘 [3,2] 内容，得到 [3,2]；比例是本次算出的量，不是参数。
+    # [查询位置, 被读位置] 的比例乘 [被读位置, 值特征] 的内容，得到 [查询位置, 值特征]；比例是本次算出的量，不是参数。
     return weights @ v, scores, weights
 
 output, scores, weights = attention(q, k, v)
@@ -35,11 +35,12 @@ first_output = first_weights @ v
 q, k, v, scores, weights, output = (t.detach() for t in (q, k, v, scores, weights, output))
 print("匹配分数 scores（行：查询位置，列：被读位置）：")
 print(scores)
-print("读取比例 weights（每行和为 1）：")
+print("读取比例 weights（行：查询位置，列：被读位置）：")
 print(weights)
+print("每行之和：", weights.sum(dim=-1))
 print("输出 output（每个位置按比例汇总的 V）：")
 print(output)
 assert torch.allclose(first_output, output[0])
-# 三个查询各自一行，分别沿被读位置求和，不能把九项一起归一化。
+# 每个查询各占一行，分别沿被读位置求和，不能把整张表一起归一化。
 assert torch.allclose(weights.sum(dim=-1), torch.ones(3))
 # --8<-- [end:listing]

@@ -1,6 +1,6 @@
-"""component：同一个构造例子，改用 tinylm 的 SelfAttention 组件和四行版 attention 重算一遍。
+"""component：同一个构造例子，改用 tinylm 的 SelfAttention 组件和 attention（点积、缩放、Softmax、汇总各写一行）重算一遍。
 
-Q/K/V 由组件用上一段的 Wq = Wk = 单位矩阵、Wv = [[1, 0], [0, 2]] 投影得到，结果与上一段的手写版逐项一致；
+Q/K/V 由组件用上一段的 Wq、Wk、Wv（Wq = Wk = 单位矩阵，Wv 放大第二坐标）投影得到，结果与上一段的手写版逐项一致；
 attention_steps 给出点积、缩放、Softmax（指数与行和）、汇总每一步的数，页面的手算与演示都用它们。
 """
 from lessons.l10.attention_2d import k, output, q, scores, v, weights, wk, wq, wv, x  # 上一段清单里的量

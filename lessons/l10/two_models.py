@@ -11,36 +11,40 @@ from tinylm import AttentionModel, LastPositionModel, Vocab, next_char_examples,
 corpus = resources.files("lessons.l10").joinpath("corpus.txt").read_text(encoding="utf-8")
 sentences = corpus.split()
 vocab = Vocab(corpus)
-# 上文取 7 个字，正好是“早上，小丁喜欢”的长度；答案是紧接着的一个字。
-inputs, targets = next_char_examples(sentences, vocab, context=7)
-print(f"语料 {len(sentences)} 句，字表 {len(vocab)} 个字，样本 {len(targets)} 个（上文 7 个字 → 下一字）")
+# 上文的长度正好是“早上，小丁喜欢”的字数；答案是紧接着的一个字。
+context = len("早上，小丁喜欢")
+inputs, targets = next_char_examples(sentences, vocab, context=context)
+print(f"语料 {len(sentences)} 句，字表 {len(vocab)} 个字，样本 {len(targets)} 个（上文 {context} 个字 → 下一字）")
 # --8<-- [end:data]
 
 # --8<-- [start:train]
+steps = 100  # 每个模型训练的步数
+
+
 def train_model(model_class):
-    """两个模型用同一个随机种子、同样的步数和学习率。float64 让结果在任何机器、任何线程数下都一致。"""
+    """比较的模型都用同一个随机种子、同样的步数和学习率。float64 让结果在任何机器、任何线程数下都一致。"""
     torch.manual_seed(0)
     model = model_class(len(vocab), d_model=16).double()
-    losses = train(model, inputs, targets, steps=100, lr=0.01)
+    losses = train(model, inputs, targets, steps=steps, lr=0.01)
     return model, losses
 
 
 last_model, last_losses = train_model(LastPositionModel)
 attention_model, attention_losses = train_model(AttentionModel)
-print("训练 100 步后的平均损失：")
+print(f"训练 {steps} 步后的平均损失：")
 print("  上一讲的模型（只看最后位置）", num(last_losses[-1]))
 print("  加上自注意力的模型          ", num(attention_losses[-1]))
 # --8<-- [end:train]
 
 # --8<-- [start:table]
 contexts = ["早上，小丁喜欢", "早上，小周喜欢"]
-ids = torch.stack([vocab.encode(c) for c in contexts])  # [2, 位置]
+ids = torch.stack([vocab.encode(c) for c in contexts])  # [句子, 位置]
 red, yellow = vocab.index["红"], vocab.index["黄"]
 
 
 def table_row(model):
     """[P(红｜小丁), P(黄｜小丁), P(红｜小周), P(黄｜小周)]：读完上文，下一字是红、黄的概率。"""
-    probs = next_char_probs(model, ids)  # [2, 词表]
+    probs = next_char_probs(model, ids)  # [句子, 词表]
     return probs[:, [red, yellow]].flatten()
 
 
@@ -50,16 +54,16 @@ print("| 模型 | " + " | ".join(f"P({c}｜{s})" for s in contexts for c in "红
 print("| --- | --- | --- | --- | --- |")
 print("| 上一讲的模型（只看最后位置） | " + " | ".join(num(p) for p in last_row) + " |")
 print("| 加上自注意力的模型 | " + " | ".join(num(p) for p in attention_row) + " |")
-# 上一讲的模型：两句的最后一个字都是“欢”，只看这个位置的向量，分不出小丁和小周。
+# 上一讲的模型：每句上文的最后一个字都是“欢”，只看这个位置的向量，分不出小丁和小周。
 assert abs(last_row[0] - last_row[2]) <= 0.02 and abs(last_row[1] - last_row[3]) <= 0.02
-# 加上自注意力：小丁之后给红、小周之后给黄，都至少 0.8。
+# 加上自注意力：小丁之后给红、小周之后给黄，都占大部分概率（门槛见下面的断言）。
 assert attention_row[0] >= 0.8 and attention_row[3] >= 0.8
 # --8<-- [end:table]
 
 # --8<-- [start:weights]
 with torch.no_grad():
     reading = attention_model.attn(attention_model.embed(ids))  # 模型里那一次自注意力的结果
-last_weights = reading.weights[:, -1, :]  # [2, 被读位置]：最后位置“欢”发起查询的那一行读取比例
+last_weights = reading.weights[:, -1, :]  # [句子, 被读位置]：最后位置“欢”发起查询的那一行读取比例
 name_position = contexts[0].index("丁")   # 名字在第 4 个位置（从 0 数起）
 name_weights = last_weights[:, name_position]
 print("最后位置“欢”的读取比例：\n")  # 空一行，下面的表格才成为表格
