@@ -45,7 +45,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from coursekit import engine, guard, numbers, scan
+from coursekit import engine, guard, scan
 
 SUMMARY_NAME = "SUMMARY"
 TABLE_MARKER = "<!-- 课程目录：构建时由 coursekit/crossref.py 生成，每讲一行：页面开头的 title，lessons/lNN/__init__.py 的 SUMMARY -->"
@@ -113,10 +113,10 @@ def summary_problem(summary: object) -> str | None:
         return "里不写 {=…} 或 {示意}：简介不在正文里，没有什么去核对它，读者会看到标注本身"
     if len(summary.strip()) > MAX_SUMMARY:
         return f"最长 {MAX_SUMMARY} 个字符，这个有 {len(summary.strip())} 个"
-    for m in numbers.NUMBER_RE.finditer(numbers.normalize(summary)):
-        if guard.always_a_claim(m.group(0)) or numbers.special(m.group(0)):
-            return (f"里不要写小数、分数或百分数（{m.group(0)}）：首页上的简介无从绑定到代码现算的值，"
-                    "这样的数写进正文并绑定")
+    claimed = guard.claims(summary)
+    if claimed:
+        return (f"里不要写数（{'、'.join(t.text for t in claimed)}）：首页上的简介无从绑定到代码现算的值，"
+                "这样的数写进正文并绑定")
     return None
 
 

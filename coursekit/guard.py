@@ -54,7 +54,7 @@ EXEMPT = [
     re.compile(r"(?<![A-Za-z])(?:[A-Z][A-Za-z]*|utf|iso|latin)-\d+(?:\.\d+)?(?![\d.])"),  # UTF-8, utf-8, GPT-3.5
     re.compile(r"(?:Ctrl|Alt|Shift|Cmd|Win)\+\d+", re.I),  # key combinations
     re.compile(r"-+8(?:<|&lt;)-+"),  # the snippet marker, written out in text
-    re.compile(r"^(?:#[ \t]+)?\d+[ \t]*[｜|]", re.M),  # a lesson's number before its title: # 12｜掩码
+    re.compile(r"^(?:#[ \t]+)?[\"']?\d+[ \t]*[｜|]", re.M),  # a lesson's number before its title: # 12｜掩码, "12｜…"
     re.compile(r"\[\^[^\]\s]+\]"),  # a footnote's label: [^1]
     re.compile(r"从[ \t]*[01][ \t]*(?:开始)?数"),  # 从 0 数起: how places are counted
     # a dotted version after a name the list above doesn't know: Sphinx 7.4, MyST-NB 1.4, jupyter-cache 1.0
