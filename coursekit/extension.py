@@ -261,19 +261,9 @@ FRONT_SESSION = re.compile(r"^session:[ \t]*[\"']?(l\d+)[\"']?[ \t]*$", re.M)
 
 
 def _kit_values(exprs: list[str]) -> list[dict]:
-    """A page of no lesson binds to the kit's own numbers (coursekit/facts.py)."""
     from coursekit import facts
-    from coursekit.worker import evaluate
 
-    scope = {name: getattr(facts, name) for name in facts.__all__}
-    out = []
-    for e in exprs:
-        answer = evaluate(e, dict(scope))
-        if "error" in answer:
-            answer = {"error": f"{answer['error']}（这一页不属于哪一讲：表达式在 coursekit/facts.py 的名字"
-                               f"（{'、'.join(facts.__all__)}）里计算；要用某一讲的量，在页面开头的 front matter 写 session: lNN）"}
-        out.append(answer)
-    return out
+    return facts.evaluate(exprs)
 
 
 def _tag_blocks(text: str, path: str, first: int) -> str:

@@ -13,14 +13,27 @@ def lesson_pages(root: Path) -> list[Path]:
     return sorted((root / "docs/lessons").glob("[0-9]*.md"))
 
 
+def site_pages(root: Path) -> list[Path]:
+    """Every Markdown page of the site: lessons first, then the rest."""
+    lessons = lesson_pages(root)
+    return lessons + sorted(p for p in (root / "docs").rglob("*.md") if p not in lessons)
+
+
 Checked = tuple[guard.Scan, list[guard.Bound], int]
 
 
 def check(build: engine.Build, root: Path, path: Path, text: str | None = None) -> Checked:
-    """(scan with its problems, bound numbers, offset of the body in the file) of one lesson page."""
+    """(scan with its problems, bound numbers, offset of the body in the file) of one page: a
+    lesson's page binds to its lesson, another page to the lesson it names or to the kit's numbers."""
+    from coursekit import extension, facts
+
     rel = path.relative_to(root).as_posix()
     text = path.read_text(encoding="utf-8") if text is None else text
-    return _bind(rel, text, lambda exprs: build.evaluate(engine.session_of(rel), exprs))
+    fm, _, body = scan.front_matter(text)
+    session = extension._session(rel, body, fm)
+    if session is None or session not in build.lessons:
+        return _bind(rel, text, facts.evaluate)
+    return _bind(rel, text, lambda exprs: build.evaluate(session, exprs))
 
 
 def _bind(rel: str, text: str, evaluate_all) -> Checked:

@@ -1,4 +1,4 @@
-"""Every number bound on each lesson page, with its live value; `--fix` rewrites the drifted ones.
+"""Every number bound on each page of the site, with its live value; `--fix` rewrites the drifted ones.
 
     python scripts/bound_numbers.py          # list: file:line, written, live value, expression;
                                              # then every number still unbound (exit 1 if any)
@@ -24,14 +24,14 @@ from coursekit import engine, guard, numbers, pages  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("pages", nargs="*", help="lesson pages (default: every lesson page)")
+    parser.add_argument("pages", nargs="*", help="pages under docs/ (default: every page)")
     parser.add_argument("--fix", action="store_true", help="rewrite drifted numbers in the Markdown")
     args = parser.parse_args()
-    every = pages.lesson_pages(ROOT)
+    every = pages.site_pages(ROOT)
     chosen = [(ROOT / p).resolve() for p in args.pages] or every
     unknown = [p for p, c in zip(args.pages, chosen) if c not in every]
     if unknown:
-        parser.error(f"不是讲义页（docs/lessons/NN-slug.md）：{', '.join(unknown)}")
+        parser.error(f"不是网站的页面（docs/ 下的 .md）：{', '.join(unknown)}")
     build = engine.Build(ROOT)
     left = 0
     try:

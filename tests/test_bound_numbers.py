@@ -22,6 +22,6 @@ def test_a_named_page_lists_only_its_own_numbers(lesson):
     assert pages == {lesson.page} and "bound numbers from" in result.stdout.splitlines()[0]
 
 
-def test_a_page_that_is_not_a_lesson_page_is_refused():
-    result = _run("docs/index.md")
-    assert result.returncode == 2 and "不是讲义页" in result.stderr and "docs/index.md" in result.stderr
+def test_a_file_that_is_not_a_page_of_the_site_is_refused():
+    result = _run("README.md")
+    assert result.returncode == 2 and "不是网站的页面" in result.stderr and "README.md" in result.stderr

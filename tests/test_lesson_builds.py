@@ -65,3 +65,27 @@ def _zensical(repo):
     env = {**os.environ, "PYTHONPATH": str(repo)}
     return subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=600)
+
+
+def test_a_tinylm_change_that_breaks_several_pages_fails_one_build_naming_them_all(tmp_path):
+    """A tinylm edit that breaks attention breaks every lesson, every page bound to a lesson (source
+    pages name theirs in front matter) and every notebook: one build names them all, each at a line."""
+    from tests.conftest import LESSONS
+
+    repo = copy_repo(tmp_path / "repo", with_cache=True)
+    source = repo / "tinylm/attention.py"
+    text = source.read_text(encoding="utf-8")
+    anchor = "    check_shapes(q, k, v)\n"
+    assert anchor in text
+    source.write_text(text.replace(anchor, anchor + '    raise RuntimeError("attention 坏了")\n', 1), encoding="utf-8")
+    pages = [lesson.page for lesson in LESSONS]
+    pages += sorted(p.relative_to(repo).as_posix() for p in (repo / "docs").rglob("*.md")
+                    if p.relative_to(repo).as_posix() not in pages and re.search(r"^session:", p.read_text(encoding="utf-8"), re.M))
+    assert len(pages) >= 3
+    built = mkdocs_build(repo, tmp_path / "site")
+    said = built.stdout + built.stderr
+    assert built.returncode != 0, said
+    [last] = [line for line in said.splitlines() if "构建失败，问题见上" in line]
+    for page in pages:
+        assert f"{page}（" in last, (page, last)
+        assert re.search(rf"{re.escape(page)}:\d+: .*attention 坏了", said), page
