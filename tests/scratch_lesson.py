@@ -22,8 +22,8 @@ from coursekit.harness import CourseLesson
 
 # Two experiments, the second using the first: what a lesson's tooling must handle.
 FILES = {
-    "first": ("第一个实验：三个数", '''\
-        """first：三个数和它们的平均。"""
+    "first": ("第一个实验：几个数", '''\
+        """first：几个数和它们的平均。"""
         import torch
 
         # --8<-- [start:listing]
@@ -43,7 +43,7 @@ FILES = {
         '''),
 }
 PAGE = '''\
-三个数的平均约为 2.3333{=a.mean()}，加倍以后的平均约为 4.6667{=b.mean()}。
+三个数{=len(a)}的平均约为 2.3333{=a.mean()}，加倍以后的平均约为 4.6667{=b.mean()}。
 
 ## 第一个实验
 

@@ -42,7 +42,7 @@ def course(tmp_path_factory):
 
     repo = copy_repo(tmp_path_factory.mktemp("later") / "repo", with_cache=True)
     first, second = free_numbers(repo, 2)
-    earlier = make_lesson(repo, first, "earlier", "前一讲：三个数")
+    earlier = make_lesson(repo, first, "earlier", "前一讲：平均")
     later = make_lesson(repo, second, "later", "后一讲：接着算",
                         files={"reuse": ("接着前一讲", LATER_CODE.replace("lEARLIER", earlier.session))}, page=LATER_PAGE)
     confirm(earlier, later)
