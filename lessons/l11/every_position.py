@@ -11,7 +11,7 @@ from tinylm import Vocab, next_char_sequences
 corpus = resources.files("lessons.l10").joinpath("corpus.txt").read_text(encoding="utf-8")
 sentences = corpus.split()
 vocab = Vocab(corpus)
-# 上文仍取 7 个字；答案不再只有一个，而是每个位置后面紧接的那个字。
+# 上文的长度与第 10 讲相同；答案不再只有一个，而是每个位置后面紧接的那个字。
 inputs, targets = next_char_sequences(sentences, vocab, context=7)
 print(f"样本 {len(inputs)} 个，每个 {inputs.shape[-1]} 个位置，一共 {targets.numel()} 个要预测的字")
 print("输入：", vocab.decode(inputs[0]))

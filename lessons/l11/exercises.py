@@ -1,23 +1,23 @@
-"""两道改数题：答案由代码现算，页面折叠块里打印的就是这里的输出。"""
+"""本讲的改数题：答案由代码现算，页面折叠块里打印的就是这里的输出。"""
 
 import torch
 
 from lessons.l10.attention_2d import k, q, v
 from lessons.l11.mask_by_hand import mask, masked
 
-print("以下是两道改数题的答案。想先自己算，请在这里停下。")
+print("以下是本讲改数题的答案。想先自己算，请在这里停下。")
 
 # --8<-- [start:first]
 from lessons.show import num, vec
 from tinylm import masked_attention
 
-# 第 1 题：加上掩码，只把 q₂ 改成 [0, 0]，K、V 保持原样。三行的读取比例各是什么？
+# 第 1 题：加上掩码，只把 q₂ 清零，K、V 保持原样。每一行的读取比例是什么？
 zero_q2 = q.clone()
 zero_q2[2] = torch.tensor([0., 0.])
 first = masked_attention(zero_q2, k, v, mask)
 for row in range(3):
     print(f"第 {row} 行比例：", vec(first.weights[row]))
-# 前两行没有用到 q₂，照旧；第 2 行的分数全为 0，三个可读位置平分。
+# 前面的行没有用到 q₂，照旧；q₂ 清零后与每个键的点积都一样，第 2 行可读的位置平分比例。
 assert torch.equal(first.weights[:2], masked.weights[:2])
 assert torch.allclose(first.weights[2], torch.full((3,), 1 / 3))
 # --8<-- [end:first]
@@ -31,7 +31,7 @@ for _ in range(3):
     tried_q[0] = torch.randn(2, generator=gen) * 3
     outputs.append(masked_attention(tried_q, k, v, mask).output[0])
     print("q₀ =", vec(tried_q[0]), "→ 位置 0 的输出", vec(outputs[-1]))
-# 第 0 行只剩自己一格可读，比例总是 [1, 0, 0]：输出就是 v₀，与 q₀ 无关。
+# 第 0 行只剩自己一格可读，比例全给了自己：输出就是 v₀，与 q₀ 无关。
 assert all(torch.allclose(o, v[0]) for o in outputs)
 # --8<-- [end:second]
 

@@ -9,10 +9,10 @@ from lessons.l11.shortcut import next_char_chances, open_losses, open_model, pee
 from lessons.show import num, vec
 from tinylm import CausalAttentionModel, position_losses
 
-# 同一个种子给出与上面完全相同的初始参数：两个模型只差掩码。
+# 同一个种子给出与上面完全相同的初始参数：这个模型与不加掩码的那个只差掩码。
 masked_model, masked_losses = train_every_position(CausalAttentionModel)
 masked_by_position = position_losses(masked_model, inputs, targets)
-print("加上掩码，训练 100 步后的平均损失：", num(masked_losses[-1]), "（不加掩码：", num(open_losses[-1]) + "）")
+print(f"加上掩码，训练 {len(masked_losses)} 步后的平均损失：", num(masked_losses[-1]), "（不加掩码：", num(open_losses[-1]) + "）")
 print("各位置的损失：", vec(masked_by_position))
 print("只看前文的下限：", vec(floor))
 # 加上掩码，没有哪个位置低于下限：它只能靠前文猜。
@@ -32,14 +32,14 @@ print("读到“早上，小”，下一字是丁、周、王、李的概率："
 
 # --8<-- [start:table]
 contexts = ["早上，小丁喜欢", "早上，小周喜欢"]
-ids = torch.stack([vocab.encode(c) for c in contexts])  # [2, 位置]
+ids = torch.stack([vocab.encode(c) for c in contexts])  # [句子, 位置]
 red, yellow = vocab.index["红"], vocab.index["黄"]
 
 
 def table_row(model):
     """[P(红｜小丁), P(黄｜小丁), P(红｜小周), P(黄｜小周)]：最后位置“欢”之后，下一字是红、黄的概率。"""
     with torch.no_grad():
-        probs = torch.softmax(model(ids)[:, -1], dim=-1)  # [2, 词表]
+        probs = torch.softmax(model(ids)[:, -1], dim=-1)  # [句子, 词表]
     return probs[:, [red, yellow]].flatten()
 
 
@@ -56,7 +56,7 @@ from tinylm import causal_attention
 
 with torch.no_grad():
     reading = causal_attention(*masked_model.attn.project(masked_model.embed(ids)))
-last_weights = reading.weights[:, -1, :]  # [2, 被读位置]：最后位置“欢”那一行
+last_weights = reading.weights[:, -1, :]  # [句子, 被读位置]：最后位置“欢”那一行
 name_position = contexts[0].index("丁")
 print("最后位置“欢”的读取比例：\n")  # 空一行，下面的表格才成为表格
 print("| 位置 | 字 | " + " | ".join(contexts) + " |")

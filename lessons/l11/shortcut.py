@@ -19,7 +19,8 @@ def train_every_position(model_class):
 
 open_model, open_losses = train_every_position(AttentionModel)  # 第 10 讲的模型：不加掩码
 open_by_position = position_losses(open_model, inputs, targets)
-print("不加掩码，训练 100 步后的平均损失：", num(open_losses[-1]))
+# train 返回每一步的损失：它的长度就是训练的步数。
+print(f"不加掩码，训练 {len(open_losses)} 步后的平均损失：", num(open_losses[-1]))
 print("各位置的损失：", vec(open_by_position))
 print("只看前文的下限：", vec(floor))
 # 低于下限的位置：只看前文做不到，模型一定读了后文。
@@ -40,7 +41,7 @@ assert open_weights[peek_at, peek_at + 1:].sum() > 0.5
 
 # --8<-- [start:later]
 def next_char_chances(model, sentence):
-    """每个位置给“正确的下一字”的概率：[整句都在时, 只给到这个位置时]，形状 [位置 - 1, 2]。"""
+    """每个有下一字的位置（最后位置没有）一行：给“正确的下一字”的概率 [整句都在时, 只给到这个位置时]。"""
     ids = vocab.encode(sentence)
     rows = []
     with torch.no_grad():
