@@ -86,6 +86,7 @@ NON_CLAIMS = [
     NonClaim("版本号", "torch 2.13、Python ≥ 3.11、Sphinx 7.4、PyTorch（2.13 版）、v2.1、3.2.1",
              "用 Sphinx 7.4 构建", "用时 7.4 秒"),
     NonClaim("名字里的数", "UTF-8、GPT-3.5、float32、q0、d_k、Ctrl+1", "按 UTF-8 读", "按 8 位读"),
+    NonClaim("“零”作名字", "零向量、零矩阵：一类东西的名字，不是个数", "q₀ 改成零向量", "q₀ 改成 0"),
     NonClaim("节号、讲号、列表序号", "§3.2、3.2 节、## 3.2 标题、# 12｜标题、有序列表开头的 1. 2.", "见 3.2 节", "约 3.2"),
     NonClaim("脚注", "[^1]", "见脚注[^1]", "见 [1]"),
     NonClaim("从几数起", "从 0 数起", "位置 4（从 0 数起）", "位置数为 4"),
@@ -325,7 +326,7 @@ def _claim(shown: str, m: re.Match) -> bool:
     """Every number is a claim, but for the kinds in NON_CLAIMS that the scan can't exempt by pattern."""
     token = m.group(0)
     if numbers.chinese(token):
-        return token != "一"  # 一个, 一次: the article, not a count (NON_CLAIMS)
+        return token not in ("一", "零", "〇")  # 一个, 一次: the article; 零向量: a name (NON_CLAIMS)
     if always_a_claim(token):
         return True
     left = shown[: m.start()].rstrip(" \t")
