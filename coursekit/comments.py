@@ -4,19 +4,19 @@ An experiment file (lessons/lNN/*.py) is shown as listings on its lesson's page 
 the lesson's notebook, where its docstring becomes the prose above the cell (coursekit.notebook);
 a tinylm file is shown whole on its source page (docs/code/*.md). What its comments and docstrings
 say, the reader reads as the course's words, and a number there is a claim as it would be in prose
-(the guard's rule: `guard.scan_page(...).tokens`, `token.claim`). Unlike prose, a comment cannot
-hold a `{=expr}` binding (the listing would show it), so a claim there is either printed by the
-code, moved to the page's prose and bound there, or marked as an example: `# 示意` on the line of a
-comment, `（示意）` at the end of a docstring's line.
+(the guard's rule). It is bound as in prose, `# 三个位置{=x.shape[0]}各有两个坐标{=x.shape[1]}`, in the
+lesson's namespace (a file of no lesson has none to bind to); every listing, source page and
+notebook shows the text without the annotation (guard.strip_annotations). A number that is only
+an example is marked: `# 示意` on the line of a comment, `（示意）` at the end of a docstring's line.
 
 Read: every comment (a run of whole-line comments is read as one text, as a paragraph), the
 docstrings and any other string written as a statement of its own (a bare string is a comment in
 all but syntax). Not read: strings the code uses (those it prints are coursekit.printed's), and
 the snippet markers (`# --8<-- [start:listing]`).
 
-    claims(path, text)                      -> [Claim]           every claim, with its line
-    problems(path, text, first=1, last=None) -> [guard.Problem]   the same as the guard's problems,
-                                                                  for the lines [first, last] shown
+    claims(path, text)                                -> [Claim]          every unbound claim, with its line
+    problems(path, text, first=1, last=None, evaluate) -> [guard.Problem]  as the guard's problems, for
+                                                                          the lines [first, last] shown
 """
 
 from __future__ import annotations
@@ -74,22 +74,6 @@ def _strings(tree: ast.AST) -> list[ast.Constant]:
             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
 
 
-def _found(path: str, text: str, first_line: int, where: str, example, shown_lines: list[str]) -> list[Claim]:
-    out = []
-    for token in guard.scan_page(path, text).tokens:
-        if not token.claim:
-            continue
-        start = text.rfind("\n", 0, token.start) + 1
-        end = text.find("\n", token.end)
-        own = text[start : end if end >= 0 else None]
-        line = first_line + text.count("\n", 0, token.start)
-        source = shown_lines[line - 1] if 0 < line <= len(shown_lines) else own
-        if example(own, source):
-            continue
-        out.append(Claim(line, token.text, own.strip(), where))
-    return out
-
-
 def _comment_example(own: str, source: str) -> bool:
     """A comment marked as an example: `# 示意` on its line (or ending the comment, in brackets or not)."""
     return COMMENT_EXAMPLE in source or bool(re.search(r"[（(]?示意[）)]?\s*$", own))
@@ -100,20 +84,49 @@ def _docstring_example(own: str, source: str) -> bool:
     return bool(DOCSTRING_EXAMPLE.search(own))
 
 
-def claims(path: str, text: str) -> list[Claim]:
-    """Each number the comments and docstrings of the Python source `text` claim, in line order.
-    A file that does not parse has none here (running it reports the error)."""
-    lines = text.split("\n")
-    found: list[Claim] = []
-    for line, body, _ in _comments(text):
-        found += _found(path, body, line, "comment", _comment_example, lines)
+def _pieces(path: str, text: str) -> list[tuple[int, str, str]]:
+    """(first line, text, "comment" or "docstring") of each text the reader reads in `text`."""
+    pieces = [(line, body, "comment") for line, body, _ in _comments(text)]
     try:
         tree = ast.parse(text, path)
     except SyntaxError:
-        return sorted(found, key=lambda c: c.line)
-    for node in _strings(tree):
-        found += _found(path, node.value, node.lineno, "docstring", _docstring_example, lines)
-    return sorted(found, key=lambda c: c.line)
+        return pieces
+    return pieces + [(node.lineno, node.value, "docstring") for node in _strings(tree)]
+
+
+NO_LESSON = "这个文件不属于哪一讲，注释里的绑定没有地方计算"
+
+
+def check(path: str, text: str, evaluate=None, first: int = 1, last: int | None = None
+          ) -> tuple[list[Claim], list[guard.Problem]]:
+    """(unbound claims, other problems: drift, a bad annotation) of the comments and docstrings of
+    Python source `text`, on lines [first, last]. A number there is bound as in prose, with
+    `{=expr}` right after it (listings, source pages and notebooks show the text without it);
+    `evaluate(exprs)` answers for the file's lesson, as the engine does (None: the file has none)."""
+    lines = text.split("\n")
+    unbound: list[Claim] = []
+    others: list[guard.Problem] = []
+    for line, body, where in _pieces(path, text):
+        found = guard.scan_page(path, body, line)
+        exprs = found.expressions
+        answers = evaluate(exprs) if exprs and evaluate else [{"error": NO_LESSON}] * len(exprs)
+        guard.bind(found, dict(zip(exprs, answers)))
+        example = _comment_example if where == "comment" else _docstring_example
+        for p in found.problems:
+            if p.line < first or (last is not None and p.line > last):
+                continue
+            source = lines[p.line - 1] if 0 < p.line <= len(lines) else ""
+            if not p.message.startswith("未绑定的数字"):
+                others.append(p)
+            elif not example(re.sub(r"""[\s'"]+$""", "", source), source):
+                unbound.append(Claim(p.line, p.text, source.strip().lstrip("#").strip(), where))
+    return sorted(unbound, key=lambda c: c.line), others
+
+
+def claims(path: str, text: str) -> list[Claim]:
+    """Each number the comments and docstrings of the Python source `text` claim and no annotation
+    binds, in line order. A file that does not parse has only its comments read here."""
+    return check(path, text)[0]
 
 
 def describe(line: list[Claim]) -> str:
@@ -122,10 +135,10 @@ def describe(line: list[Claim]) -> str:
     numbers = "、".join(c.number for c in line)
     if line[0].where == "comment":
         return (f"注释里写的 {numbers} 没有代码核对（「{shown}」），读者在代码清单和笔记本里会当成课程的结论；"
-                "注释里写不了 {=表达式} 绑定（清单会原样显示它）：让代码把它算出来打印，或把这句挪到页面正文里再绑定；"
+                "在数后面写 {=表达式} 绑定（代码清单、源码页和笔记本里不显示标注），或让代码把它算出来打印；"
                 "只是举例的数，在这行末尾注明 # 示意")
     return (f"文档字符串里写的 {numbers} 没有代码核对（「{shown}」），读者在代码清单和笔记本里会当成课程的结论；"
-            "文档字符串里写不了 {=表达式} 绑定（清单会原样显示它）：让代码把它算出来打印，或把这句挪到页面正文里再绑定；"
+            "在数后面写 {=表达式} 绑定（代码清单、源码页和笔记本里不显示标注），或让代码把它算出来打印；"
             "只是举例的数，在这一行末尾写（示意）")
 
 
@@ -137,11 +150,10 @@ def by_line(found: list[Claim]) -> list[list[Claim]]:
     return list(groups.values())
 
 
-def problems(path: str, text: str, first: int = 1, last: int | None = None) -> list[guard.Problem]:
+def problems(path: str, text: str, first: int = 1, last: int | None = None, evaluate=None) -> list[guard.Problem]:
     """One guard.Problem per line of the Python source `text` (file `path`, as the page names it)
-    whose comments or docstrings claim a number, for the lines [first, last] a page shows (all by
-    default). Each names `path` and the line in that file; its `text` is the first number, to
-    highlight; kind "drift"."""
-    shown = [c for c in claims(path, text) if first <= c.line and (last is None or c.line <= last)]
-    return [guard.Problem(path, line[0].line, describe(line), line[0].number, kind="drift")
-            for line in by_line(shown)]
+    whose comments or docstrings claim a number no annotation binds, and one per drifted or broken
+    binding, for the lines [first, last] a page shows (all by default); `evaluate` as in check()."""
+    unbound, others = check(path, text, evaluate, first, last)
+    return sorted([guard.Problem(path, line[0].line, describe(line), line[0].number, kind="drift")
+                   for line in by_line(unbound)] + others, key=lambda p: p.line)

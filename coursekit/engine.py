@@ -409,7 +409,7 @@ class Build:
                 text = (self.root / rel).read_text(encoding="utf-8")
             except OSError:
                 continue  # running the file reports it
-            found += comments.problems(rel, text)
+            found += comments.problems(rel, text, evaluate=lambda exprs: self.evaluate(session, exprs))
         init = f"{lesson.folder}/__init__.py"
         source = (self.root / init).read_text(encoding="utf-8")
         for name, title in lesson.experiments:  # the notebook's headings

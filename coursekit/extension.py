@@ -153,7 +153,11 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
         specs, indent, end = [], "", i
         fence = fence_of.get(i + 1)
         if m and fence is not None and fence.lang in ("python", "py") and not fence.executed:
-            _shown_source(state, m["spec"])  # a listing of a file: its comments are text a reader sees
+            piece = _shown_source(state, m["spec"])  # a listing of a file: its comments are text a reader sees
+            if piece is not None:  # shown without the annotations binding its comments
+                out += [m["indent"] + s if s else s for s in guard.strip_annotations(piece).split("\n")]
+                i += 1
+                continue
         displayed = fence is not None and not fence.executed and fence.lang not in scan.CODE_LANGS
         if m and (fence is None or displayed):
             specs, indent = [m["spec"]], m["indent"]  # in prose, or shown as a displayed block's text
@@ -174,16 +178,20 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
     return "\n".join(out)
 
 
-def _shown_source(state: PageState, spec: str) -> None:
-    """The claims in the comments and docstrings of the Python that a code block includes."""
+def _shown_source(state: PageState, spec: str) -> str | None:
+    """The claims in the comments and docstrings of the Python that a code block includes; the
+    included text (None: not one snippets can include, it reports that)."""
     from coursekit import comments
 
     piece = _included(state.root, spec)
-    if piece is not None and piece[0].endswith(".py") and not re.match(r"lessons/l\d+/", piece[0]):  # a lesson's own
-        # files are its page's (engine.Build.comment_problems), reported once
-        rel, body, start = piece
+    if piece is None:
+        return None
+    rel, body, start = piece
+    if rel.endswith(".py") and not re.match(r"lessons/l\d+/", rel):  # a lesson's own files are its
+        # page's (engine.Build.comment_problems), reported once
         whole = (state.root / rel).read_text(encoding="utf-8")
         state.problems += comments.problems(rel, whole, start, start + body.count("\n"))
+    return body
 
 
 def _included(root: Path, spec: str) -> tuple[str, str, int] | None:

@@ -118,11 +118,12 @@ def _failed(state, where: str, error: dict, headline: str = "代码块执行出�
 
 
 def sections(spec: str, root: Path) -> list[tuple[str, str, tuple[int, int]]]:
-    """[(path, code, (first line, last line))] for each `path:section` or `path` in spec."""
+    """[(path, code, (first line, last line))] for each `path:section` or `path` in spec; the code as
+    the reader sees it, without the annotations that bind its comments' numbers (coursekit.comments)."""
     out = []
     for item in spec.split():
         path, _, name = item.partition(":")
-        lines = (root / path).read_text(encoding="utf-8").split("\n")
+        lines = guard.strip_annotations((root / path).read_text(encoding="utf-8")).split("\n")
         if not name:
             out.append((path, "\n".join(lines).strip("\n"), (1, len(lines))))
             continue

@@ -9,8 +9,8 @@ right after it:
 shape, a list, a number) and its n values pair with the last n numbers written before the
 annotation, in reading order, within the same paragraph or displayed block. Markup, line breaks
 and `,`/`，` between them never matter. The expression must read a name from the lesson's code:
-`{=0.4011}` or `{=math.sqrt(2)}` would only repeat the number, and is refused. `{示意}` marks the numbers before it (back to the previous
-annotation) as examples no code computes. Both are removed from what the reader sees.
+`{=0.4011}` or `{=math.sqrt(2)}` would only repeat the number, and is refused. `{示意}` marks the number just before it (and those joined to it
+by brackets, separators and operators: [1, 2]{示意}, 2×0.5{示意}) as one no code computes. Both are removed from what the reader sees.
 
 What counts as a number a reader sees, and which of them must be bound, is in `scan_page`.
 """
@@ -33,11 +33,17 @@ ARITHMETIC = set("×*·+/÷−-^")
 LETTER_BEFORE = re.compile(r"[A-Za-zα-ωΑ-Ω][A-Za-z0-9_₀-₉ᵢⱼₖₗₘₙₜ'′]*[)）]*$")
 LETTER_AFTER = re.compile(r"[√(（]*[A-Za-zα-ωΑ-Ω]")
 # Ordinals name a place, they state no value: 第 10 讲, 第08讲, 位置 1、2, 第 -1 个, step 100.
-ORDINAL_WORD = re.compile(r"(?:第|位置|序号|编号|(?<![A-Za-z])(?i:position|row|column|step|epoch|lesson))[ \t*_]*$")
+ORDINAL_WORD = re.compile(r"(?:第|位置|序号|编号|图|表|公?式|例|练习|习题|问题|附录|端口|"
+                          r"(?<![A-Za-z])(?i:position|row|column|step|epoch|lesson|figure|fig\.|table|eq\.|exercise|port))"
+                          r"[ \t*_]*[(（]?[ \t]*$")
 ORDINAL_UNIT = re.compile(r"[ \t*_]*(?:讲|行|列|题|步|个|项|位|层|次|章|节|轮|句|种|坐标|维)")
 ORDINAL_JOIN = re.compile(r"[ \t*_]*(?:[、~～\-–—和与或及到至]|以及)[ \t*_]*")
 INTEGER = re.compile(r"[-−]?\d+")
 LIST_MARKER = re.compile(r"[ \t>]*(?P<n>\d+)[.)][ \t]")  # an ordered list's 1. 2.: the list's own numbering
+# Products named with a number: macOS 14, Windows 11, Llama 2, RTX 4090, HTTP 404.
+PRODUCTS = "macOS|iOS|Android|Windows|Ubuntu|Debian|Llama|Qwen|RTX|GTX|HTTP|Node|Python|Chrome|Chromium"
+# Set phrases whose numerals count nothing (a measure word follows them, so they would read as counts).
+IDIOMS = "十字路口|十字|三番五次|三天两头|两头|十年磨一剑|二维码|五花八门|说两句|两句话|(?:上午|下午|晚上|早上)[一二两三四五六七八九十]+点"
 # Software whose version numbers a lesson may name; `name 2.13` after one of these is a version.
 SOFTWARE = ("torch|PyTorch|Python|CUDA|numpy|NumPy|MkDocs|Material|Zensical|jieba|Node(?:\\.js)?|npm|pip|"
             "Chromium|Chrome|Lighthouse|markdown-exec|Debian|Ubuntu|tinylm|Playwright|Jupyter(?: Book)?|JupyterLab|GPT|"
@@ -45,22 +51,28 @@ SOFTWARE = ("torch|PyTorch|Python|CUDA|numpy|NumPy|MkDocs|Material|Zensical|jieb
 # Written forms that are never claims and never bound: versions, dates, section numbers, names.
 EXEMPT = [
     re.compile(r"\d+(?:\.\d+){2,}"),  # 3.2.1, 2024.05.01, 1.12.6
-    re.compile(r"\d{4}[-/年.]\d{1,2}(?:[-/月.]\d{1,2}日?)?(?![\d.])"),  # 2024-05-01, 2024年5月, 2024.05
-    re.compile(r"(?<![0-9])(?:19|20)\d\d\s*年"),
-    re.compile(rf"(?<![A-Za-z])(?:{SOFTWARE})(?:[ \t]*(?:==|>=|<=|~=|≥|≤|@|版本)?[ \t]*|-)v?\d+(?:\.\d+)*", re.I),
+    # dates: 2024-05-01, 2024.05, 2024年5月1日, 2024 年 5 月; times of day: 12:30, 01:02:03
+    re.compile(r"(?<![\d.])(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.](?:0[1-9]|[12]\d|3[01]))?(?![\d.])"),
+    re.compile(r"(?<![\d.])(?:19|20)\d\d[ \t]*年(?:[ \t]*\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*日)?)?"),
+    re.compile(r"(?<![\d.:])\d{1,2}:\d\d(?::\d\d)?(?![\d.:])"),
+    re.compile(rf"(?<![A-Za-z])(?:{SOFTWARE})(?:[ \t]*(?:==|>=|<=|~=|≥|≤|@|版本)[ \t]*v?\d+(?:\.\d+)*|"
+               rf"(?:[ \t]+|-)v?\d+(?:\.\d+)+)", re.I),
+    re.compile(rf"(?<![A-Za-z])(?:{PRODUCTS})[ \t]*\d+(?![\d.])"),  # macOS 14, Windows 11, RTX 4090, HTTP 404
+    re.compile(r"(?<![\w.-])[\w.-]+[ \t]*(?:==|>=|<=|~=)[ \t]*\d+(?:\.\d+)*"),  # a pin: foo==1.2, bar>=3
+    re.compile(r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d+"),  # a port
     re.compile(r"(?<![A-Za-z])v\d+(?:\.\d+)+"),  # v2.1
     re.compile(r"\d+(?:\.\d+)+[ \t]*版"),  # （2.13 版）
     re.compile(r"\d+(?:\.\d+)+[ \t]*小?(?:节|章)|§[ \t]*\d+(?:\.\d+)*|^#{1,6}[ \t]+\d+(?:\.\d+)*[ \t]", re.M),
     re.compile(r"(?<![A-Za-z])(?:[A-Z][A-Za-z]*|utf|iso|latin)-\d+(?:\.\d+)?(?![\d.])"),  # UTF-8, utf-8, GPT-3.5
     re.compile(r"(?:Ctrl|Alt|Shift|Cmd|Win)\+\d+", re.I),  # key combinations
     re.compile(r"-+8(?:<|&lt;)-+"),  # the snippet marker, written out in text
-    re.compile(r"^(?:#[ \t]+)?[\"']?\d+[ \t]*[｜|]", re.M),  # a lesson's number before its title: # 12｜掩码, "12｜…"
+    re.compile(r"^(?:#[ \t]+\d+[ \t]*[｜|]|[\"']?\d+[ \t]*｜)", re.M),  # a lesson's number before its title: # 12｜掩码, "12｜…"
     re.compile(r"\[\^[^\]\s]+\]"),  # a footnote's label: [^1]
     re.compile(r"从[ \t]*[01][ \t]*(?:开始)?数"),  # 从 0 数起: how places are counted
+    re.compile(IDIOMS),
     # a dotted version after a name the list above doesn't know: Sphinx 7.4, MyST-NB 1.4, jupyter-cache 1.0
-    # (hyphenated or capitalized: a lowercase word before a decimal, loss 0.4012, states a value)
-    re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z][A-Za-z]+)(?:[ \t]+[A-Z][A-Za-z-]*)*"
-               r"[ \t]+v?\d+\.\d{1,2}(?:\.\d+)*(?![\d.])"),
+    # (a package's name: lowercase, hyphenated; a word before a decimal, loss 0.4012, AUC 0.91, states a value)
+    re.compile(r"(?<![A-Za-z0-9_.])[a-z][a-z0-9]*(?:-[a-z0-9]+)+[ \t]+v?\d+(?:\.\d+)+(?![\d.])"),
 ]
 
 
@@ -90,7 +102,7 @@ NON_CLAIMS = [
     NonClaim("节号、讲号、列表序号", "§3.2、3.2 节、## 3.2 标题、# 12｜标题、有序列表开头的 1. 2.", "见 3.2 节", "约 3.2"),
     NonClaim("脚注", "[^1]", "见脚注[^1]", "见 [1]"),
     NonClaim("从几数起", "从 0 数起", "位置 4（从 0 数起）", "位置数为 4"),
-    NonClaim("字母的算式", "位置 i+1、t−1、2×d、d/2", "读到位置 i+1", "读到 1+1"),
+    NonClaim("字母的算式", "位置 i+1、t−1、2×d、d/2，函数式 exp(−∞)、exp(0)", "读到位置 i+1，exp(−∞) 为零", "读到 1+1，分数为 −∞"),
     NonClaim("代码", "代码块与行内代码里的代码；只写着数、向量或形状的行内代码（`[3, 2]`、`(3, 4)`、`d_k = 4`）除外",
              "写 `x[0] * 2`", "写 `[0, 2]`"),
     NonClaim("构建时打印的数", "执行的代码块与实验打印出来的内容（它们由代码现算）",
@@ -196,10 +208,11 @@ def scan_page(path: str, text: str, first_line: int = 1) -> Scan:
     norm = numbers.normalize(text)
     shown = "".join(c if hidden[i] else " " if c != "\n" else "\n" for i, c in enumerate(norm))
     chars = list(shown)
-    for m in re.finditer(r"(!?\[)[^\[\]\n]*(\])(?=[(\[])", norm):  # a link's brackets are markup, not a vector
+    for m in re.finditer(r"(?<![\w\])）])(!?\[)[^\[\]\n]*(\])(?=[(\[])", norm):  # a link's brackets are markup, not a vector
         for k in (*range(m.start(1), m.end(1)), m.start(2)):
             chars[k] = " "
     shown, where = scan.unescaped(text, "".join(chars))  # 2\.13 reads 2.13; `where` maps back to `text`
+    shown = re.sub(r"(?<=\d)[xX](?=\d)", "×", shown)  # 3x4 is a shape, like 3×4
     exempt = [(m.start(), m.end()) for p in EXEMPT for m in p.finditer(shown)]
     segments = scan.segments(text)
     previous_end = 0  # in `shown`, of the number before
@@ -283,6 +296,22 @@ def _closing(text: str, i: int) -> int | None:
     return None
 
 
+def strip_annotations(text: str) -> str:
+    """`text` without its annotations, wherever they stand: what a listing, a source page or a
+    notebook shows of a Python file whose comments bind their numbers."""
+    out, last = [], 0
+    for m in ANNOTATION.finditer(text):
+        if m.start() < last:
+            continue
+        end = _closing(text, m.end())
+        if end is None:
+            continue
+        out.append(text[last : m.start()])
+        last = end + 1
+    out.append(text[last:])
+    return "".join(out)
+
+
 def always_a_claim(token: str) -> bool:
     """Decimals, fractions, percentages and scientific notation: a claim wherever they are written."""
     return re.search(r"[./%eE]", token.lstrip("-−")) is not None
@@ -331,13 +360,10 @@ def _claim(shown: str, m: re.Match) -> bool:
         return True
     left = shown[: m.start()].rstrip(" \t")
     right = shown[m.end() :].lstrip(" \t")
-    if _letter_arithmetic(left, right):
-        return False
-    if numbers.special(token):  # −∞ and nan name what a float can hold; a value in a vector or an equation
-        line_start = shown.rfind("\n\n", 0, m.start()) + 1
-        before = shown[line_start : m.start()]
-        return ((left and left[-1] in OPERATORS) or (right and right[0] in OPERATORS)
-                or before.count("[") > before.count("]"))
+    if _letter_arithmetic(left, right) or re.search(r"(?<![A-Za-z])[A-Za-z]{2,}\($", left):
+        return False  # i+1, 2×d; exp(−∞), exp(0): a formula's argument
+    if numbers.special(token):
+        return True  # 设成 −∞, 算出 nan: what a value is, like any number
     return not (_index(shown, m.start()) or _list_number(shown, m))
 
 

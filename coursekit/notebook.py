@@ -15,6 +15,7 @@ import re
 import nbformat
 
 from coursekit.engine import Run
+from coursekit.guard import strip_annotations
 
 SETUP = '''\
 # 准备：从课程仓库（或它的子目录）启动 Jupyter，这一格让 tinylm 与 lessons 可以导入。
@@ -34,6 +35,7 @@ runner.quiet_imports()  # 从别的实验导入时，不再重复打印它们的
 def cell_code(text: str) -> tuple[str, str]:
     """(docstring, code) of an experiment file as a cell shows it: the docstring goes to the
     markdown cell above, and the page's section markers are left out (they are comments)."""
+    text = strip_annotations(text)  # a comment's bindings are the build's, not the reader's
     tree = ast.parse(text)
     doc = ast.get_docstring(tree) or ""
     doc = doc.split("：", 1)[-1] if re.match(r"\w+：", doc) else doc  # "attention_2d：…" names the file again

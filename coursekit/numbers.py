@@ -22,16 +22,17 @@ _WIDE = str.maketrans("０１２３４５６７８９．％－＋＝／", "01234
 
 # Measure words after which a Chinese numeral counts something (三个, 两行, 四维, 十二句, 三处).
 COUNTERS = ("位置|元素|分量|向量|矩阵|样本|参数|字符|小时|分钟|个|列|行|维|项|句|字|步|次|种|层|讲|条|份|组|处|"
-            "遍|轮|倍|头|段|块|张|词|批|位|轴|秒|天|年|页|章|节|题|点|件|类|对|格|栏|道|门|课|选")
+            "遍|轮|倍|头|段|块|张|词|批|位|轴|秒|天|年|页|章|节|题|点|件|类|对|格|栏|道|门|课|选|通道|折|名|阶段|卡")
 _CN = "零〇一二两三四五六七八九十百千万"
 CHINESE_RE = re.compile(
-    rf"(?<![{_CN}])(?:(?:[{_CN}]+|百)分之[{_CN}]+|[{_CN}]+(?=[ \t]*(?:{COUNTERS})))"
+    rf"(?<![{_CN}几数近上好])(?:(?:[{_CN}]+|百)分之[{_CN}]+|[{_CN}]+(?=[ \t*_」』”]*(?:{COUNTERS})|"
+    rf"[ \t]*[到至~～][ \t]*[{_CN}]+[ \t]*(?:{COUNTERS})))"
 )
 _CN_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000}
 DIGITS_RE = re.compile(
-    r"(?<![0-9A-Za-z_])(?<!(?<!\.)\.)"  # not inside a name (q0, v1.2); '...0.5' is fine
-    r"(?:(?:[-−](?=\.?\d))?"
+    r"(?<![0-9A-Za-zα-ωΑ-Ωℓ_])(?<!(?<!\.)\.)"  # not inside a name (q0, v1.2, β2); '...0.5' is fine
+    r"(?:(?:[-−–](?=\.?\d))?"
     r"(?:\d+/\d+(?![\d.])|(?:\d+\.\d+|(?<!\.)\.\d+|\d+)(?:[eE][-+]?\d+)?%?)"
     r"(?=(?:ms|s|x|k|K|M|G|KB|MB|GB)?(?![0-9A-Za-z_]))"  # 0.8s, 3x, 1.5k: a unit may follow
     r"|[-−+]?(?:∞|(?:inf|nan|NaN)(?![0-9A-Za-z_])))"  # -inf, −∞, nan; not info, infer, nano
@@ -52,7 +53,7 @@ def chinese_value(token: str) -> float | None:
         top = _integer(above)
         if below == "百":
             return None if top is None else top / 100
-        bottom = _integer(below)
+        bottom = _integer({"十": "一十", "千": "一千", "万": "一万"}.get(below, below))  # 千分之三
         return None if top is None or not bottom else top / bottom
     value = _integer(token)
     return None if value is None else float(value)
@@ -129,7 +130,7 @@ def parse(token: str) -> float:
         if value is None:
             raise ValueError(f"not a Chinese numeral: {token}")
         return value
-    token = normalize(token).replace("−", "-")
+    token = normalize(token).replace("−", "-").replace("–", "-")
     if special(token):
         if token.lstrip("+-") in ("nan", "NaN"):
             return math.nan
@@ -147,7 +148,7 @@ def places(token: str) -> int | None:
         return None
     if chinese(token):
         return 2 if token.startswith("百分之") else None  # 百分之四十 is 40%
-    t = normalize(token).replace("−", "-").lower()
+    t = normalize(token).replace("−", "-").replace("–", "-").lower()
     scale = 2 if t.endswith("%") else 0
     t = t.rstrip("%")
     if "/" in t:

@@ -22,12 +22,12 @@ TRANSCRIPTS = {"pycon": re.compile(r"^\s*(>>>|\.\.\.)( |$)"), "python-repl": re.
                "ipython": re.compile(r"^\s*(In \[\d*\]:|\.\.\.:)"),
                "console": re.compile(r"^\s*[$#] "), "shell-session": re.compile(r"^\s*[$#] ")}
 # Text a reader sees inside markup: titles (tooltips), image alt text, labels, form values.
-SEEN_ATTRIBUTES = re.compile(r"""\b(?:title|alt|aria-label|placeholder|value|label)\s*=\s*(["'])(.*?)\1""", re.S)
+SEEN_ATTRIBUTES = re.compile(r"""(?<![\w-])(?:title|alt|aria-label|placeholder|value|label)\s*=\s*(["'])(.*?)\1""", re.S)
 FENCE_TITLE = re.compile(r"""\btitle=(["'])(.*?)\1""")
 # What an inline code span shows as a value (checked like prose): only numbers, a vector or a shape,
 # perhaps after `name =` or `x.shape ==`: `[3, 2]`, `(3, 4)`, `3×4`, `torch.Size([3, 4])`, `d_k = 4`.
 INLINE_VALUE = re.compile(
-    r"(?P<lhs>\s*[A-Za-z_][\w.\[\], ]*\s*==?\s*)?(?P<value>(?:torch\.Size\(|tensor\()?"
+    r"(?P<lhs>\s*[A-Za-z_][\w.\[\], ]*\s*==?\s*)?(?P<value>(?:torch\.Size\(|(?:torch\.|np\.)?(?:tensor|array)\()?"
     r"[\s\d.\-−+\[\](),，×x/%eE∞]*\d[\s\d.\-−+\[\](),，×x/%eE∞]*\)?)\s*")
 HIDDEN = [
     re.compile(r"<!--.*?-->", re.S),
@@ -35,6 +35,7 @@ HIDDEN = [
     re.compile(r"^[ \t]*;?-{1,}8<-{1,}.*$", re.M),  # snippet lines
     re.compile(r"https?://[!-~]+"),  # a bare URL ends where ASCII does
     re.compile(r"(?<=\])\([^)\s]*"),  # a link's target (its "title" stays visible)
+    re.compile(r"(?<=[^\s\w\]])\]\[[^\]\n]*\]"),  # a reference link's label: [文字][3]
     re.compile(r"^\s*\[(?!\^)[^\]]+\]:\s*\S+", re.M),  # a reference definition's target (not a footnote's text)
     re.compile(r"\{:?\s*(?:[#.:]|[\w-]+=)[^}\n]*\}"),  # attribute lists: {: .cls }, { style="width: 0.5em" }
     re.compile(r"</?[A-Za-z][^>]*>", re.S),  # HTML tags (attributes a reader sees are put back)

@@ -9,9 +9,9 @@ PLACES = 4  # 页面上的小数保留几位（正文里写小数位数的地方
 
 def num(x, places: int = PLACES) -> str:
     """四舍五入到 places 位小数；整数不带小数点，-0 写成 0。例：0.401112 → '0.4011'，2.0 → '2'。（示意）
-    无穷大和非数照 torch 的写法：inf、-inf、nan（掩码把得分设成 -inf）。"""
+    无穷大和非数照 torch 的写法（掩码把得分设成负无穷），例如 inf、-inf、nan。（示意）"""
     if not math.isfinite(float(x)):
-        return str(float(x))  # 'inf'、'-inf'、'nan'
+        return str(float(x))  # 例如 'inf'、'-inf'、'nan'（示意）
     r = round(float(x), places)
     if r == int(r):
         return str(int(r))

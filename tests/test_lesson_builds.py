@@ -89,3 +89,29 @@ def test_a_tinylm_change_that_breaks_several_pages_fails_one_build_naming_them_a
     for page in pages:
         assert f"{page}（" in last, (page, last)
         assert re.search(rf"{re.escape(page)}:\d+: .*attention 坏了", said), page
+
+
+COMMENT_BINDING = re.compile(r"^[^#\n]*#[^\n]*?(?<![\d.])(\d+)\{=", re.M)
+
+
+def _bound_comment(lesson) -> tuple[str, re.Match] | None:
+    """(file, match) of the first number a comment of the lesson's experiment files binds."""
+    for name, _ in lesson.experiments:
+        rel = f"lessons/l{lesson.number}/{name}.py"
+        m = COMMENT_BINDING.search((lesson.root / rel).read_text(encoding="utf-8"))
+        if m:
+            return rel, m
+    return None
+
+
+@pytest.mark.parametrize("lesson", lesson_params(having=lambda lesson: _bound_comment(lesson) is not None))
+def test_a_drifted_number_in_a_listings_comment_fails_the_build_at_its_file_and_line(tmp_path, lesson):
+    rel, m = _bound_comment(lesson)
+    repo = copy_repo(tmp_path / "repo", with_cache=True)
+    text = (repo / rel).read_text(encoding="utf-8")
+    drifted = str(int(m.group(1)) + 7)
+    (repo / rel).write_text(text[: m.start(1)] + drifted + text[m.end(1) :], encoding="utf-8")
+    line = text.count("\n", 0, m.start(1)) + 1
+    built = mkdocs_build(repo, tmp_path / "site")
+    said = built.stdout + built.stderr
+    assert built.returncode != 0 and f"{rel}:{line}: 数字漂移：正文写 {drifted}" in said, said

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from coursekit import engine, extension
+from coursekit import engine, extension, guard, numbers
 from tests.test_extension import convert, site  # noqa: F401 - the fixture
 from tests.test_guard import messages
 
@@ -95,3 +95,30 @@ def test_a_python_file_a_code_block_includes_has_its_comments_checked(site):  # 
     assert problem.format().startswith("tinylm/f.py:2: 注释里写的 0.5")
     (site / "tinylm/f.py").write_text("x = 1\n# 结果是 x\n", encoding="utf-8")
     convert(site, "f.md", '```python\n--8<-- "tinylm/f.py"\n```\n', folder="docs/code")
+
+
+# What a red-team pass over the rule found, as pairs: these read as claims ...
+STILL_CLAIMS = {
+    "困惑度 1523.42": ["1523.42"], "共 1024.5 MB": ["1024.5"], "AUC 0.91，Loss 0.42": ["0.91", "0.42"],
+    "分数为 −∞，出现 NaN": ["−∞", "NaN"], "掩码把得分设成 −∞（代码里是 -inf）": ["−∞", "-inf"], "形状是 3x4 的矩阵": ["3", "4"], "用 numpy 3 次": ["3"],
+    "差值为 –0.5": ["–0.5"], "β2=0.999": ["0.999"], "三通道": ["三"], "千分之三": ["千分之三"],
+    "**三**个位置": ["三"], "三到五个": ["三", "五"], "8 | 12": ["8", "12"],
+}
+# ... and these don't.
+NOT_CLAIMS = ["把 weights[0][1] 改成", "2024 年 5 月 1 日发布", "12:30 开始", "见图 3、表 2、公式 (3)、练习 3",
+              "几十个、数十个、上百个", "十字路口", "macOS 14 与 Windows 11", "打开 localhost:8000",
+              '<div data-value="0.42">正文</div>', "见[参考][3]", "mkdocs-static-i18n 1.2 与 foo==2.1"]
+
+
+@pytest.mark.parametrize("text", STILL_CLAIMS)
+def test_what_a_red_team_found_missing_is_read(text):
+    assert [t.text for t in guard.claims(text)] == STILL_CLAIMS[text]
+
+
+@pytest.mark.parametrize("text", NOT_CLAIMS)
+def test_what_a_red_team_found_alarming_is_quiet(text):
+    assert guard.claims(text) == []
+
+
+def test_a_chinese_fraction_of_a_thousand_has_its_value():
+    assert numbers.parse("千分之三") == pytest.approx(0.003) and numbers.parse("百分之四十") == pytest.approx(0.4)

@@ -13,7 +13,7 @@ from tinylm.mask import masked_attention
 
 class AttentionSteps(NamedTuple):
     dots: torch.Tensor     # 点积 q·k：[..., 查询位置, 被读位置]
-    scores: torch.Tensor   # 缩放后的分数：点积 / √特征宽度；有掩码时，不许读的位置是 −∞
+    scores: torch.Tensor   # 缩放后的分数：点积 / √特征宽度；有掩码时，不许读的位置是负无穷
     exps: torch.Tensor     # Softmax 的分子：每个分数的指数
     sums: torch.Tensor     # Softmax 的分母：每行指数之和，[..., 查询位置]
     weights: torch.Tensor  # 读取比例 = 指数 / 行和，每行加起来正好是一整份

@@ -1,4 +1,4 @@
-"""掩码：每个位置只读自己和前文。缩放之后、Softmax 之前，把不许读的分数换成 −∞。
+"""掩码：每个位置只读自己和前文。缩放之后、Softmax 之前，把不许读的分数换成负无穷。
 
 第 11 讲加入。第 10 讲的 attention 一行不改；masked_attention 是同样的点积、缩放、Softmax、汇总，
 只在缩放和 Softmax 之间多出一行掩码（标着“第 11 讲新增”）。
@@ -23,7 +23,7 @@ def masked_attention(q, k, v, mask):
     check_shapes(q, k, v)
     dots = q @ k.transpose(-2, -1)                          # 点积：[..., 查询位置, 被读位置]
     scores = dots / math.sqrt(q.shape[-1])                  # 缩放：除以特征宽度的平方根
-    scores = scores.masked_fill(~mask, float("-inf"))       # 掩码（第 11 讲新增）：不许读的分数换成 −∞
+    scores = scores.masked_fill(~mask, float("-inf"))       # 掩码（第 11 讲新增）：不许读的分数换成负无穷
     weights = torch.softmax(scores, dim=-1)                 # Softmax：exp(−∞) 为零，被挡住的位置分不到比例
     output = weights @ v                                    # 汇总：[..., 查询位置, 值特征]
     return Attention(output, scores, weights)
