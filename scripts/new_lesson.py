@@ -63,8 +63,8 @@ def check_arguments(number: str, slug: str, title: str) -> str:
     # as the reader reads it, as the page's front matter and its heading write it
     found = next((c for form in (title, html_text(title), markdown_text(title)) if (c := [t.text for t in guard.claims(form)])), [])
     if found:
-        raise Refused(f"标题里不要写要核对的数（{'、'.join(found)}）：小数、分数、百分数，以及向量、"
-                      "形状、算式里的整数，在正文里都要绑定到代码现算的值，标题里无从绑定")
+        raise Refused(f"标题里不要写要核对的数（{'、'.join(found)}）：读者看到的每个数（数字、带量词的中文数字、"
+                      "形状、−∞）在正文里都要绑定到代码现算的值，标题里无从绑定；序数（第 2 种）可以写")
     return title
 
 

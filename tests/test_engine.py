@@ -101,7 +101,7 @@ def test_independent_lessons_run_at_the_same_time(root, tmp_path):
     ("print('x' * 200_000)\n", "打印超过 100000 个字符的上限", 1),
     ("open('docs/made-by-a-lesson.md', 'w').write('x')\n", "不能写入受监视的源文件夹", 1),
     ("x = 1\nwhile True:\n    x += 1\n", "超过时间上限 2 秒", 3),
-    ("x = 2 / 3\nprint('约', round(x, 4), '（即 2/3）')\n", "打印的 2/3 是写死的（「（即 2/3）」）", 2),
+    ("x = 2 / 3\nprint('约', round(x, 4), '（即 2/3）')\n", "打印的 2/3 是写死的（「约 … （即 2/3）」）", 2),
 ])
 def test_every_failure_is_one_error_naming_file_and_line(root, code, message, line):
     lesson(root, D, {"bad": code}, TIME_LIMIT=2)

@@ -230,9 +230,10 @@ TITLES = {  # title: refused (the guard fails a page with it as its title, or a 
     "约 0.5 秒的掩码": True, "2/3 的位置": True, "40% 的注意力": True, "2e-1 的缩放": True, "０．５ 的掩码": True,
     "形状 [3, 4] 的矩阵": True, "1+1=2 的读法": True, "3×3 的得分": True, "得分 = -inf 的格子": True,
     "[−∞, 0] 的一行": True, "x < 1 的位置": True,  # the page escapes it as x &lt; 1, the reader reads x < 1
-    "第 2 种读法": False, "第 10 讲之后": False, "第08讲的 Softmax": False, "位置 1、2 读不到 3": False,
-    "位置 i+1 读什么": False, "t−1 时刻的字": False, "n-1 个位置": False, "掩码：−∞ 与 Softmax": False,
-    "nan 从哪里来": False, "info 与 Infinity": False, "3 个位置、64 句话": False, "UTF-8 与 GPT-3.5": False,
+    "第 2 种读法": False, "第 10 讲之后": False, "第08讲的 Softmax": False, "位置 1、2 读不到 3": True,
+    "位置 i+1 读什么": False, "t−1 时刻的字": False, "n-1 个位置": False, "掩码：−∞ 与 Softmax": True,
+    "nan 从哪里来": True, "info 与 Infinity": False, "3 个位置、64 句话": True, "三个位置": True, "一个位置怎样读": False,
+    "第三种读法": False, "UTF-8 与 GPT-3.5": False,
     "torch 2.13 的掩码": False,
 }
 
