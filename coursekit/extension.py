@@ -105,8 +105,11 @@ class GuardPreprocessor(Preprocessor):
                     _lesson_failed(state, run.error, path, text, first)
             except engine.LessonError as err:
                 _lesson_failed(state, err, path, text, first)
-            if session == engine.session_of(path):  # the lesson's own page reports its files' comments
-                state.problems += build.comment_problems(session)
+            if session == engine.session_of(path) and not state.broken:  # the lesson's own page reports
+                try:  # its files' comments; a failed run is the one error
+                    state.problems += build.comment_problems(session)
+                except engine.LessonError as err:
+                    _lesson_failed(state, err, path, text, first)
         out = _check(state, path, text, first)
         widgets.prepare(state, out)  # what the page's widgets show is bound like its numbers
         if fm:

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from coursekit import engine, guard, pages
+from coursekit import engine, guard, numbers, pages
 from tests.conftest import LESSONS, ROOT, lesson_params, seed_of
 
 PAGES = [pytest.param(lesson.page, id=lesson.id) for lesson in LESSONS]
@@ -37,6 +37,13 @@ def test_every_number_of_the_lesson_agrees_with_its_code(build, path):
 def changed(token: str) -> str:
     """The same number with its last digit changed by 3: always outside the tolerance; a value
     written without digits (−∞, inf, nan) becomes 7."""
+    if numbers.chinese(token):  # 三 → 六, 四分之一 → 四分之四, 两 → 五, 十 → 三十
+        cn = "零一二三四五六七八九"
+        i = max((i for i, c in enumerate(token) if c in cn or c == "两"), default=None)
+        if i is None:
+            return "三" + token
+        d = 2 if token[i] == "两" else cn.index(token[i])
+        return token[:i] + cn[d + 3 if d + 3 <= 9 else d - 3] + token[i + 1:]  # never 零 or 一: not counts
     digits = [i for i, c in enumerate(token) if c.isdigit()]
     if not digits:
         return "7"
@@ -45,7 +52,8 @@ def changed(token: str) -> str:
 
 
 @pytest.mark.parametrize("token, wrong", [("0.4011", "0.4014"), ("40%", "43%"), ("2/3", "2/6"), ("2e-1", "2e-4"),
-                                          ("−∞", "7"), ("nan", "7"), ("9", "2")])
+                                          ("−∞", "7"), ("nan", "7"), ("9", "2"), ("三", "六"), ("两", "五"),
+                                          ("四分之一", "四分之四"), ("十", "三十")])
 def test_a_changed_number_differs_in_its_last_digit(token, wrong):
     assert changed(token) == wrong
 
