@@ -68,8 +68,8 @@ def _zensical(repo):
 
 
 def test_a_tinylm_change_that_breaks_several_pages_fails_one_build_naming_them_all(tmp_path):
-    """A tinylm edit that breaks attention breaks every lesson, every page bound to a lesson (source
-    pages name theirs in front matter) and every notebook: one build names them all, each at a line."""
+    """A tinylm edit that breaks attention breaks every lesson that uses tinylm and every page bound
+    to a lesson (source pages name theirs in front matter): one build names them all, each at a line."""
     from tests.conftest import LESSONS
 
     repo = copy_repo(tmp_path / "repo", with_cache=True)
@@ -78,7 +78,11 @@ def test_a_tinylm_change_that_breaks_several_pages_fails_one_build_naming_them_a
     anchor = "    check_shapes(q, k, v)\n"
     assert anchor in text
     source.write_text(text.replace(anchor, anchor + '    raise RuntimeError("attention 坏了")\n', 1), encoding="utf-8")
-    pages = [lesson.page for lesson in LESSONS]
+    def uses_tinylm(lesson) -> bool:  # directly, or through an earlier lesson's experiments
+        code = "".join(p.read_text(encoding="utf-8") for p in (lesson.root / f"lessons/l{lesson.number}").glob("*.py"))
+        return "tinylm" in code or re.search(r"from lessons\.l\d+", code) is not None
+
+    pages = [lesson.page for lesson in LESSONS if uses_tinylm(lesson)]
     pages += sorted(p.relative_to(repo).as_posix() for p in (repo / "docs").rglob("*.md")
                     if p.relative_to(repo).as_posix() not in pages and re.search(r"^session:", p.read_text(encoding="utf-8"), re.M))
     assert len(pages) >= 3
