@@ -511,6 +511,12 @@ def test_back_returns_the_reader_to_the_place_they_left(browser, base_url, lesso
     page.close()
 
 
+# The element just before code element `c` in the tab order (a JavaScript expression's start).
+TAB_PREVIOUS = """c => [...document.querySelectorAll('a[href], button, [tabindex="0"]')]
+    .filter(e => !e.closest('[hidden], details:not([open]) > :not(summary)'))
+    .find((e, i, all) => all[i + 1] === c)"""
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_tabbing_onto_a_block_not_yet_mounted_lands_on_its_copy_button(browser, base_url, lesson):
@@ -518,13 +524,14 @@ def test_tabbing_onto_a_block_not_yet_mounted_lands_on_its_copy_button(browser, 
     that needs no scrolling loses its tab stop. Focus goes to the copy button, not back to the page."""
     page = opened(browser, f"{base_url}/{lesson.url}", height=844, far_below=True)
     codes = page.locator("article > div.highlight pre > code")
-    short = [i for i in range(codes.count()) if codes.nth(i).evaluate("c => c.textContent.split('\\n').length < 5")]
-    code = codes.nth(short[-1] if short else codes.count() - 1)  # far down: a short block if there is one
+    # a block whose neighbour above in the tab order is not another code block (focusing that one
+    # would scroll both into view and mount them together)
+    alone = [i for i in range(codes.count()) if codes.nth(i).evaluate(TAB_PREVIOUS + ".closest('div.highlight') === null")]
+    short = [i for i in alone if codes.nth(i).evaluate("c => c.textContent.split('\\n').length < 5")]
+    code = codes.nth((short or alone)[-1])  # far down: a short block if there is one
     assert code.evaluate("c => !c.parentElement.querySelector('.md-code__nav')")  # not mounted yet
     # the element just before it in the tab order, then one Tab, as a keyboard reader moves
-    code.evaluate("""c => { const all = [...document.querySelectorAll('a[href], button, [tabindex="0"]')]
-        .filter(e => !e.closest('[hidden], details:not([open]) > :not(summary)'));
-        all[all.indexOf(c) - 1].focus(); }""")
+    code.evaluate(TAB_PREVIOUS + ".focus()")
     page.keyboard.press("Tab")
     page.wait_for_timeout(300)
     focused = page.evaluate("""() => { const a = document.activeElement;
