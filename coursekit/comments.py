@@ -117,7 +117,8 @@ def check(path: str, text: str, evaluate=None, first: int = 1, last: int | None 
                 continue
             source = lines[p.line - 1] if 0 < p.line <= len(lines) else ""
             if not p.message.startswith("未绑定的数字"):
-                others.append(p)
+                written = "注释写" if where == "comment" else "文档字符串写"
+                others.append(guard.Problem(p.path, p.line, p.message.replace("正文写", written, 1), p.text, p.kind))
             elif not example(re.sub(r"""[\s'"]+$""", "", source), source):
                 unbound.append(Claim(p.line, p.text, source.strip().lstrip("#").strip(), where))
     return sorted(unbound, key=lambda c: c.line), others

@@ -97,7 +97,7 @@ def test_a_comment_binds_its_numbers_like_prose_and_shows_without_the_annotation
     assert comments.problems("lessons/l98/a.py", code, evaluate=answer) == []
     drifted = code.replace("三个位置", "四个位置")
     [problem] = comments.problems("lessons/l98/a.py", drifted, evaluate=answer)
-    assert problem.format().startswith("lessons/l98/a.py:2: 数字漂移：正文写 四，代码现算 3")
+    assert problem.format().startswith("lessons/l98/a.py:2: 数字漂移：注释写 四，代码现算 3")
     elsewhere = comments.problems("tinylm/x.py", code)  # a file of no lesson has nothing to bind to
     assert len(elsewhere) == 2 and all("不属于哪一讲" in p.message for p in elsewhere)
     assert guard.strip_annotations(code) == "x = f()\n# 三个位置各有两个坐标\n"

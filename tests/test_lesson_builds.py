@@ -118,4 +118,4 @@ def test_a_drifted_number_in_a_listings_comment_fails_the_build_at_its_file_and_
     line = text.count("\n", 0, m.start(1)) + 1
     built = mkdocs_build(repo, tmp_path / "site")
     said = built.stdout + built.stderr
-    assert built.returncode != 0 and f"{rel}:{line}: 数字漂移：正文写 {drifted}" in said, said
+    assert built.returncode != 0 and f"{rel}:{line}: 数字漂移：注释写 {drifted}" in said, said
