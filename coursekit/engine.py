@@ -501,6 +501,15 @@ class Build:
             self._write(path, known)
         return [known[e] for e in exprs]
 
+    def candidates(self, session: str, queries: list[tuple[list[str], list[str]]]) -> list[list[str]]:
+        """For each (written numbers, names used nearby): the lesson's expressions that agree, best first."""
+        if not queries:
+            return []
+        run = self.run(session)
+        if run.error:
+            raise run.error
+        return self._worker(session).ask(("candidates", queries), "找绑定的候选")["found"]
+
     def execute(self, session: str, page: str, chain: str, code: str, where: str,
                 worker: Worker | None = None, run: Run | None = None) -> dict:
         """Run a page block after the page's earlier blocks; {'output': …} or {'error': …}."""

@@ -167,6 +167,7 @@ class Scan:
     tokens: list[Token] = field(default_factory=list)
     annotations: list[Annotation] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    unbound: list[Token] = field(default_factory=list)  # claims no annotation binds, in order (bind)
 
     def line(self, offset: int) -> int:
         return self.first_line + self.text.count("\n", 0, offset)
@@ -438,6 +439,7 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
     for t in result.tokens:
         note = _split_note(result, t)
         if t.claim and id(t) not in taken and not (note and _neighbour_taken(result, t, taken)):
+            result.unbound.append(t)
             result.problems.append(Problem(
                 result.path, result.line(t.start),
                 f"未绑定的数字 {t.text}（「{result.context(t.start, t.end)}」）：{_what_to_write(result.text, t)}{note}",
@@ -455,6 +457,34 @@ def _what_to_write(text: str, t: Token) -> str:
     return (f"数的是代码里的东西（位置、行、列、维、字、句），就在{after}后面写 {{=表达式}} 绑定它的长度或形状，"
             "如 {=len(names)}、{=x.shape[0]}；没有代码算它（举例、正文自己数的“两件事”、一般的事实），"
             "写 {示意}；是序数，写成“第 N …”")
+
+
+def unbound_runs(result: Scan) -> list[tuple[list[Token], list[str]]]:
+    """The unbound claims of a bound scan as runs a single value could bind (a vector, a shape, one
+    number: joined by brackets and separators only), each with the names the annotations of its
+    paragraph and the ones around it read."""
+    runs: list[list[Token]] = []
+    for t in result.unbound:
+        last = runs[-1][-1] if runs else None
+        if (last is not None and last.segment == t.segment
+                and re.fullmatch(r"[\s,，、;；\[\]()（）×x*]*", result.text[last.end : t.start])):
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    out = []
+    for run in runs:
+        near = {run[0].segment - 1, run[0].segment, run[0].segment + 1}
+        names = sorted({n.id for a in result.annotations if a.expr and a.segment in near
+                        for n in ast.walk(_parsed(a.expr)) if isinstance(n, ast.Name)})
+        out.append((run, names))
+    return out
+
+
+def _parsed(expr: str) -> ast.AST:
+    try:
+        return ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return ast.parse("0", mode="eval")
 
 
 def _pairable(result: Scan, near: list[Token], a: Annotation) -> list[Token]:

@@ -36,6 +36,27 @@ def check(build: engine.Build, root: Path, path: Path, text: str | None = None) 
     return _bind(rel, text, lambda exprs: build.evaluate(session, exprs))
 
 
+def proposals(build: engine.Build, root: Path, path: Path, found: guard.Scan) -> list[tuple[int, list[str], list[str]]]:
+    """(line, the written run, candidate expressions) for each run of unbound numbers of a checked
+    page that binds to a lesson (coursekit.candidates); a run of several numbers that no single value
+    matches is also tried number by number."""
+    from coursekit import extension
+
+    rel = path.relative_to(root).as_posix()
+    fm, _, body = scan.front_matter(path.read_text(encoding="utf-8"))
+    session = extension._session(rel, body, fm)
+    if session is None or session not in build.lessons:
+        return []
+    runs = guard.unbound_runs(found)
+    queries = [([t.text for t in run], names) for run, names in runs]
+    answers = build.candidates(session, queries)
+    singles = [(t, names) for (run, names), got in zip(runs, answers) if not got and len(run) > 1 for t in run]
+    single_answers = build.candidates(session, [([t.text], names) for t, names in singles])
+    out = [(found.line(run[0].start), [t.text for t in run], got) for (run, _), got in zip(runs, answers) if got]
+    out += [(found.line(t.start), [t.text], got) for (t, _), got in zip(singles, single_answers) if got]
+    return sorted(out)
+
+
 def _bind(rel: str, text: str, evaluate_all) -> Checked:
     """The page at `rel` with source `text`: scanned, its expressions evaluated by `evaluate_all`, bound."""
     _, fm_lines, body = scan.front_matter(text)

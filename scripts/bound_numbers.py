@@ -1,7 +1,8 @@
 """Every number bound on each page of the site, with its live value; `--fix` rewrites the drifted ones.
 
     python scripts/bound_numbers.py          # list: file:line, written, live value, expression;
-                                             # then every number still unbound (exit 1 if any)
+                                             # then every number still unbound (exit 1 if any),
+                                             # with the lesson's values that agree with it
     python scripts/bound_numbers.py --fix    # rewrite drifted numbers at their written precision
     python scripts/bound_numbers.py docs/lessons/11-masking.md   # only the pages named
 
@@ -50,6 +51,9 @@ def main() -> int:
                     for p in others:
                         print(f"  {p.format()}")
                     left += len(others)
+                    for line, written, exprs in pages.proposals(build, ROOT, path, found):
+                        print(f"  {rel}:{line}: {'、'.join(written)} 可以绑定到 "
+                              + "、".join(f"{{={e}}}" for e in exprs) + f"：写 {{={exprs[0]}}} 绑定？")
                 continue
             text = path.read_text(encoding="utf-8")
             body, changes = guard.fix(text[offset:], bound)
