@@ -65,6 +65,30 @@ def _derived(name: str, t) -> list[tuple[int, str, list[float]]]:
 
 def find(written: list[str], scope: dict, nearby: frozenset[str] = frozenset(), most: int = MOST) -> list[str]:
     """The best expressions over `scope` whose values agree with the `written` numbers, in order."""
+    return [expr for _, expr in ranked(written, scope, nearby)][:most]
+
+
+def sure(found: list[tuple[tuple, str]]) -> bool:
+    """One best candidate by the ranking rules, not a tie with the next."""
+    return len(found) == 1 or (len(found) > 1 and found[0][0] != found[1][0])
+
+
+def ranked(written: list[str], scope: dict, nearby: frozenset[str] = frozenset()) -> list[tuple[tuple, str]]:
+    """(rank, expression) of every candidate, best first; equal ranks are a tie. A run of an even
+    number of values that no single value matches is read as a written product line
+    (a₀×b₀ + a₁×b₁ …): the stack of the two factors' vectors, `torch.stack([a, b], 1)`."""
+    found = _direct(written, scope, nearby)
+    if found or len(written) < 4 or len(written) % 2 or "torch" not in scope:
+        return found
+    firsts, seconds = _direct(written[0::2], scope, nearby), _direct(written[1::2], scope, nearby)
+    if not firsts or not seconds:
+        return []
+    pairs = [((max(ra[0], rb[0]), max(ra[1], rb[1]), ra[2] + rb[2]), f"torch.stack([{a}, {b}], 1)")
+             for ra, a in firsts for rb, b in seconds]
+    return sorted(pairs)
+
+
+def _direct(written: list[str], scope: dict, nearby: frozenset[str]) -> list[tuple[tuple, str]]:
     found = []
     for name, value in scope.items():
         if name.startswith("_"):
@@ -74,5 +98,5 @@ def find(written: list[str], scope: dict, nearby: frozenset[str] = frozenset(), 
             continue
         for kind, expr, values in _derived(name, t):
             if len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values)):
-                found.append((name not in nearby, kind, len(expr), expr))
-    return [expr for *_, expr in sorted(set(found))][:most]
+                found.append(((name not in nearby, kind, len(expr)), expr))
+    return sorted(set(found))

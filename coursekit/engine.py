@@ -501,14 +501,16 @@ class Build:
             self._write(path, known)
         return [known[e] for e in exprs]
 
-    def candidates(self, session: str, queries: list[tuple[list[str], list[str]]]) -> list[list[str]]:
-        """For each (written numbers, names used nearby): the lesson's expressions that agree, best first."""
+    def candidates(self, session: str, queries: list[tuple[list[str], list[str]]]) -> list[tuple[list[str], bool]]:
+        """For each (written numbers, names used nearby): (the lesson's expressions that agree, best
+        first; whether the first is the single best by the ranking, no tie)."""
         if not queries:
             return []
         run = self.run(session)
         if run.error:
             raise run.error
-        return self._worker(session).ask(("candidates", queries), "找绑定的候选")["found"]
+        answer = self._worker(session).ask(("candidates", queries), "找绑定的候选")
+        return list(zip(answer["found"], answer["sure"]))
 
     def execute(self, session: str, page: str, chain: str, code: str, where: str,
                 worker: Worker | None = None, run: Run | None = None) -> dict:

@@ -467,7 +467,7 @@ def unbound_runs(result: Scan) -> list[tuple[list[Token], list[str]]]:
     for t in result.unbound:
         last = runs[-1][-1] if runs else None
         if (last is not None and last.segment == t.segment
-                and re.fullmatch(r"[\s,，、;；\[\]()（）×x*]*", result.text[last.end : t.start])):
+                and re.fullmatch(r"[\s,，、;；\[\]()（）×x*·+]*", result.text[last.end : t.start])):
             runs[-1].append(t)
         else:
             runs.append([t])

@@ -4,6 +4,7 @@ live value."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from coursekit import engine, guard, scan
@@ -36,10 +37,22 @@ def check(build: engine.Build, root: Path, path: Path, text: str | None = None) 
     return _bind(rel, text, lambda exprs: build.evaluate(session, exprs))
 
 
-def proposals(build: engine.Build, root: Path, path: Path, found: guard.Scan) -> list[tuple[int, list[str], list[str]]]:
-    """(line, the written run, candidate expressions) for each run of unbound numbers of a checked
-    page that binds to a lesson (coursekit.candidates); a run of several numbers that no single value
-    matches is also tried number by number."""
+@dataclass
+class Proposal:
+    line: int
+    tokens: list  # the written run (guard.Token)
+    exprs: list[str]  # candidates, best first
+    sure: bool  # the first is the single best by the ranking rules
+
+    @property
+    def written(self) -> list[str]:
+        return [t.text for t in self.tokens]
+
+
+def proposals(build: engine.Build, root: Path, path: Path, found: guard.Scan) -> list[Proposal]:
+    """A proposal for each run of unbound numbers of a checked page that binds to a lesson
+    (coursekit.candidates); a run of several numbers that no single value matches is also tried
+    number by number."""
     from coursekit import extension
 
     rel = path.relative_to(root).as_posix()
@@ -50,11 +63,47 @@ def proposals(build: engine.Build, root: Path, path: Path, found: guard.Scan) ->
     runs = guard.unbound_runs(found)
     queries = [([t.text for t in run], names) for run, names in runs]
     answers = build.candidates(session, queries)
-    singles = [(t, names) for (run, names), got in zip(runs, answers) if not got and len(run) > 1 for t in run]
+    singles = [(t, names) for (run, names), (got, _) in zip(runs, answers) if not got and len(run) > 1 for t in run]
     single_answers = build.candidates(session, [([t.text], names) for t, names in singles])
-    out = [(found.line(run[0].start), [t.text for t in run], got) for (run, _), got in zip(runs, answers) if got]
-    out += [(found.line(t.start), [t.text], got) for (t, _), got in zip(singles, single_answers) if got]
-    return sorted(out)
+    out = [Proposal(found.line(run[0].start), run, got, ok) for (run, _), (got, ok) in zip(runs, answers) if got]
+    out += [Proposal(found.line(t.start), [t], got, ok) for (t, _), (got, ok) in zip(singles, single_answers) if got]
+    return sorted(out, key=lambda p: p.tokens[0].start)
+
+
+def _cuts(found: guard.Scan, p: Proposal) -> bool:
+    """Whether an annotation after `p`'s run would take from the next annotation of its paragraph
+    numbers that one binds now (an annotation pairs with the numbers back to the previous one)."""
+    end, segment = p.tokens[-1].end, p.tokens[-1].segment
+    later = [a for a in found.annotations if a.segment == segment and a.start >= end]
+    if not later:
+        return False
+    nxt = min(later, key=lambda a: a.start)
+    floor = max((a.end for a in found.annotations if a.segment == segment and a.end <= end), default=-1)
+    unbound = {id(t) for t in found.unbound}
+    return any(floor <= t.start < end and t.segment == segment and t.claim and id(t) not in unbound
+               for t in found.tokens if t.start < nxt.start)
+
+
+def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal]) -> tuple[str, list[tuple[Proposal, str]]]:
+    """`text` (a page file; its body starts at `offset`) with `{=expr}` written after each sure
+    proposal's run, and (proposal, why) for each decision. A binding that would change what the
+    reader sees (an annotation inside inline code, a title, an attribute) is not written."""
+    decisions, shown = [], guard.scan_page("", text[offset:]).stripped()
+    for p in sorted(chosen, key=lambda p: -p.tokens[-1].end):
+        if not p.sure:
+            decisions.append((p, "不写：候选并列，" + "、".join(f"{{={e}}}" for e in p.exprs[:2]) + " 排名相同"))
+            continue
+        if _cuts(found, p):
+            decisions.append((p, "不写：写在这里会把后面那个标注要配的数截断"))
+            continue
+        at = offset + p.tokens[-1].end
+        trial = text[:at] + f"{{={p.exprs[0]}}}" + text[at:]
+        if guard.scan_page("", trial[offset:]).stripped() != shown:
+            decisions.append((p, "不写：写在这里会改变页面显示的内容"))
+            continue
+        text = trial
+        decisions.append((p, f"写 {{={p.exprs[0]}}}：唯一最好的候选"))
+    return text, decisions[::-1]
 
 
 def _bind(rel: str, text: str, evaluate_all) -> Checked:

@@ -125,7 +125,9 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
         from coursekit import candidates
 
         scope = runner.namespace(package)
-        return {"found": [candidates.find(written, scope, frozenset(nearby)) for written, nearby in request[1]]}
+        answers = [candidates.ranked(written, scope, frozenset(nearby)) for written, nearby in request[1]]
+        return {"found": [[e for _, e in got[: candidates.MOST]] for got in answers],
+                "sure": [candidates.sure(got) for got in answers]}
     if op == "exec":
         _, code, where, page = request
         scope = namespaces.setdefault(page, runner.namespace(package))

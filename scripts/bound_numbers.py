@@ -4,6 +4,7 @@
                                              # then every number still unbound (exit 1 if any),
                                              # with the lesson's values that agree with it
     python scripts/bound_numbers.py --fix    # rewrite drifted numbers at their written precision
+    python scripts/bound_numbers.py --bind PAGE   # write the bindings that have one best candidate
     python scripts/bound_numbers.py docs/lessons/11-masking.md   # only the pages named
 
 With --fix a number written `0.5` whose live value is 0.4011 becomes `0.4`; `5.0526` with live
@@ -27,6 +28,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pages", nargs="*", help="pages under docs/ (default: every page)")
     parser.add_argument("--fix", action="store_true", help="rewrite drifted numbers in the Markdown")
+    parser.add_argument("--bind", action="store_true",
+                        help="write {=expr} after each unbound number with a single best candidate")
     args = parser.parse_args()
     every = pages.site_pages(ROOT)
     chosen = [(ROOT / p).resolve() for p in args.pages] or every
@@ -39,6 +42,17 @@ def main() -> int:
         for path in chosen:
             found, bound, offset = pages.check(build, ROOT, path)
             rel = path.relative_to(ROOT).as_posix()
+            if args.bind:
+                text = path.read_text(encoding="utf-8")
+                new, decisions = pages.bind_sure(text, offset, found, pages.proposals(build, ROOT, path, found))
+                for p, why in decisions:
+                    print(f"{rel}:{p.line}: {'、'.join(p.written)}：{why}")
+                if new != text:
+                    path.write_text(new, encoding="utf-8")
+                unbound = len(found.unbound) - sum(len(p.tokens) for p, why in decisions if why.startswith("写"))
+                print(f"{rel}: 绑定了 {sum(1 for _, why in decisions if why.startswith('写'))} 处，还有 {unbound} 个数没有绑定")
+                left += unbound
+                continue
             if not args.fix:
                 annotations = sum(1 for a in found.annotations if a.expr)
                 print(f"{rel}: {len(bound)} bound numbers from {annotations} annotations")
@@ -51,9 +65,9 @@ def main() -> int:
                     for p in others:
                         print(f"  {p.format()}")
                     left += len(others)
-                    for line, written, exprs in pages.proposals(build, ROOT, path, found):
-                        print(f"  {rel}:{line}: {'、'.join(written)} 可以绑定到 "
-                              + "、".join(f"{{={e}}}" for e in exprs) + f"：写 {{={exprs[0]}}} 绑定？")
+                    for p in pages.proposals(build, ROOT, path, found):
+                        print(f"  {rel}:{p.line}: {'、'.join(p.written)} 可以绑定到 "
+                              + "、".join(f"{{={e}}}" for e in p.exprs) + f"：写 {{={p.exprs[0]}}} 绑定？")
                 continue
             text = path.read_text(encoding="utf-8")
             body, changes = guard.fix(text[offset:], bound)
