@@ -403,15 +403,15 @@ class Build:
         page's problems, not the run's: the lesson still runs, so every other number is checked too."""
         from coursekit import comments, guard
 
-        lesson, found = self.lessons[session], []
+        lesson, found, texts = self.lessons[session], [], {}
         for rel in self._own_files(lesson):
             try:
-                text = (self.root / rel).read_text(encoding="utf-8")
+                texts[rel] = text = (self.root / rel).read_text(encoding="utf-8")
             except OSError:
                 continue  # running the file reports it
             found += comments.problems(rel, text, evaluate=lambda exprs: self.evaluate(session, exprs))
         init = f"{lesson.folder}/__init__.py"
-        source = (self.root / init).read_text(encoding="utf-8")
+        source = texts.get(init, "")
         for name, title in lesson.experiments:  # the notebook's headings
             numbers = [t.text for t in guard.claims(title)]
             if numbers:

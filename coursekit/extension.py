@@ -129,7 +129,9 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
         values = None  # the lesson's code failed: that is the one error, not every binding
     elif exprs:
         if state.session is None:
-            values = dict(zip(exprs, _kit_values(exprs)))
+            from coursekit import facts  # a page of no lesson binds to the kit's own numbers
+
+            values = dict(zip(exprs, facts.evaluate(exprs)))
         else:
             try:
                 values = dict(zip(exprs, state.build.evaluate(state.session, exprs)))
@@ -269,12 +271,6 @@ def _session(path: str, text: str, fm: str = "") -> str | None:
 
 
 FRONT_SESSION = re.compile(r"^session:[ \t]*[\"']?(l\d+)[\"']?[ \t]*$", re.M)
-
-
-def _kit_values(exprs: list[str]) -> list[dict]:
-    from coursekit import facts
-
-    return facts.evaluate(exprs)
 
 
 def _tag_blocks(text: str, path: str, first: int) -> str:

@@ -26,15 +26,23 @@ Checked = tuple[guard.Scan, list[guard.Bound], int]
 def check(build: engine.Build, root: Path, path: Path, text: str | None = None) -> Checked:
     """(scan with its problems, bound numbers, offset of the body in the file) of one page: a
     lesson's page binds to its lesson, another page to the lesson it names or to the kit's numbers."""
-    from coursekit import extension, facts
+    from coursekit import facts
 
     rel = path.relative_to(root).as_posix()
     text = path.read_text(encoding="utf-8") if text is None else text
-    fm, _, body = scan.front_matter(text)
-    session = extension._session(rel, body, fm)
-    if session is None or session not in build.lessons:
+    session = _lesson(build, rel, text)
+    if session is None:
         return _bind(rel, text, facts.evaluate)
     return _bind(rel, text, lambda exprs: build.evaluate(session, exprs))
+
+
+def _lesson(build: engine.Build, rel: str, text: str) -> str | None:
+    """The lesson a page file binds to (its own, or the one its front matter names), if the course has it."""
+    from coursekit import extension
+
+    fm, _, body = scan.front_matter(text)
+    session = extension._session(rel, body, fm)
+    return session if session in build.lessons else None
 
 
 @dataclass
@@ -53,12 +61,8 @@ def proposals(build: engine.Build, root: Path, path: Path, found: guard.Scan) ->
     """A proposal for each run of unbound numbers of a checked page that binds to a lesson
     (coursekit.candidates); a run of several numbers that no single value matches is also tried
     number by number."""
-    from coursekit import extension
-
-    rel = path.relative_to(root).as_posix()
-    fm, _, body = scan.front_matter(path.read_text(encoding="utf-8"))
-    session = extension._session(rel, body, fm)
-    if session is None or session not in build.lessons:
+    session = _lesson(build, path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"))
+    if session is None:
         return []
     runs = guard.unbound_runs(found)
     queries = [([t.text for t in run], names) for run, names in runs]
