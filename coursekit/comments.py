@@ -27,7 +27,7 @@ import re
 import tokenize
 from dataclasses import dataclass
 
-from coursekit import guard
+from coursekit import guard, scan
 
 COMMENT_EXAMPLE = "# 示意"
 DOCSTRING_EXAMPLE = re.compile(r"[（(]示意[）)]\s*$")
@@ -68,12 +68,6 @@ def _comments(text: str) -> list[tuple[int, str, bool]]:
     return found
 
 
-def _strings(tree: ast.AST) -> list[ast.Constant]:
-    """Docstrings, and strings standing as statements of their own."""
-    return [node.value for node in ast.walk(tree)
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
-
-
 def _comment_example(own: str, source: str) -> bool:
     """A comment marked as an example: `# 示意` on its line (or ending the comment, in brackets or not)."""
     return COMMENT_EXAMPLE in source or bool(re.search(r"[（(]?示意[）)]?\s*$", own))
@@ -91,7 +85,7 @@ def _pieces(path: str, text: str) -> list[tuple[int, str, str]]:
         tree = ast.parse(text, path)
     except SyntaxError:
         return pieces
-    return pieces + [(node.lineno, node.value, "docstring") for node in _strings(tree)]
+    return pieces + [(node.lineno, node.value, "docstring") for node in scan.standalone_strings(tree)]
 
 
 NO_LESSON = "这个文件不属于哪一讲，注释里的绑定没有地方计算"

@@ -159,29 +159,40 @@ def _comments(text: str, f: Fence, starts: list[int]) -> list[tuple[int, int]]:
     return spans
 
 
+def standalone_strings(tree) -> list:
+    """The string constants of a Python syntax tree that stand as statements of their own:
+    docstrings, and bare strings (a comment in all but syntax). coursekit.comments reads the same."""
+    import ast
+
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
+
+
 def python_text_spans(source: str) -> list[tuple[int, int]]:
-    """Offsets of the comments and docstrings (a string standing alone as a statement) of Python
-    `source`: what a reader reads as text in a listing. Source that doesn't tokenize: its `#` lines."""
+    """Offsets of the comments and docstrings (standalone_strings) of Python `source`: what a
+    reader reads as text in a listing. Source that doesn't parse: its `#` lines."""
+    import ast
     import io
     import tokenize
 
     offsets = line_starts(source)
+    lines = source.split("\n")
 
-    def at(pos: tuple[int, int]) -> int:
-        return offsets[pos[0] - 1] + pos[1] if pos[0] - 1 < len(offsets) else len(source)
+    def at(row: int, col: int, in_bytes: bool = False) -> int:
+        if row - 1 >= len(offsets):
+            return len(source)
+        if in_bytes:  # the syntax tree counts columns in UTF-8 bytes
+            col = len(lines[row - 1].encode("utf-8")[:col].decode("utf-8", "ignore"))
+        return offsets[row - 1] + col
 
-    spans, previous = [], tokenize.NEWLINE
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            if tok.type == tokenize.COMMENT:
-                spans.append((at(tok.start), at(tok.end)))
-            elif tok.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
-                spans.append((at(tok.start), at(tok.end)))
-            if tok.type not in (tokenize.COMMENT, tokenize.NL):
-                previous = tok.type
+        comments = [tok for tok in tokenize.generate_tokens(io.StringIO(source).readline) if tok.type == tokenize.COMMENT]
+        strings = standalone_strings(ast.parse(source))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return [(m.start(), m.end()) for m in re.finditer(r"(?<![^\s])#[^\n]*", source)]
-    return spans
+    spans = [(at(*tok.start), at(*tok.end)) for tok in comments]
+    spans += [(at(s.lineno, s.col_offset, True), at(s.end_lineno, s.end_col_offset, True)) for s in strings]
+    return sorted(spans)
 
 
 def _hide_indented_code(text: str, found: list[Fence], starts: list[int], hide) -> None:

@@ -49,6 +49,7 @@ FALSE_ALARMS = {
     "HTML code": "写 <code>0.5 * x</code> 就行。",
     "an indented code block": "正文。\n\n    x = 0.4011\n    y = 2\n\n正文。",
     "a version after a name the guard doesn't know": "用 Sphinx 7.4 与 MyST-NB 1.4 构建，jupyter-cache 1.0。",
+    "a string a shown code block uses, not a docstring": '```python\n"约 0.4011".join(parts)\n```',
 }
 
 
