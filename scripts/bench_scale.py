@@ -46,7 +46,7 @@ def make_course(dest: Path, n: int) -> Path:
     first = max(int(x.number) for x in course_lessons(ROOT)) + 1
     for number in range(first, first + n - 1):
         nn, slug = f"{number:02d}", f"copy{number}"
-        subprocess.run([sys.executable, "scripts/new_lesson.py", nn, slug, f"副本 {nn}：同一讲的改名副本",
+        subprocess.run([sys.executable, "scripts/new_lesson.py", nn, slug, f"第 {nn} 讲副本：同一讲的改名副本",
                         "同一讲的改名副本，只用来量构建的规模"], cwd=repo, check=True, capture_output=True)
         package = repo / f"lessons/l{nn}"
         shutil.rmtree(package)
