@@ -2,24 +2,64 @@
 precision, best first, for the message of an unbound number (`写 {=weights[1]} 绑定？`).
 
 For a run of written numbers (a vector, a row, a shape, one number) the search goes over the
-lesson's top-level names and simple values derived from them: the whole value, its rows `x[i]`,
-columns `x[:, j]`, elements `x[i, j]`, its shape and `len(x)`, `x.shape[k]`, sums `x.sum()` and
-`x[i].sum()`. A candidate agrees when it has as many values as are written and each agrees as the
-guard reads it (coursekit.numbers.agrees). Ranking: names written nearby on the page first, then
-whole values before rows before elements, then shorter expressions.
+lesson's top-level names, the fields of its objects (`masked.weights`) and simple values derived
+from them: the whole value, its rows `x[i]`, columns `x[:, j]`, elements `x[i, j]`, its shape and
+the scaling `math.sqrt(x.shape[-1])`, and, where the text speaks of a sum (之和, 加起来), `x.sum()`, `x[i].sum()`
+and the row sums `x.sum(dim=-1)`. A candidate agrees when it has as many values as are written and
+each agrees as the guard reads it (coursekit.numbers.agrees). A count (两句, 三个位置) is looked for
+among sizes only (`len(x)`, `x.shape[k]`, `x.numel()`, sums of a mask, whole numbers), never among a
+tensor's elements; a plain number is never a size.
 
-It runs in the lesson's worker, where its values are (`find`), and needs no torch outside it.
+Ranking, best first: how near the page names it (tier −1: the thing a count counts, 两个模型 →
+`models`; 0: named in the same paragraph, in code or by one of the course's terms, 读取比例 →
+`weights`; 1: assigned in the code its section shows; 2: elsewhere in the lesson), then whole values
+before rows before elements, then shorter expressions.
+
+A candidate is sure (scripts/bound_numbers.py --bind writes it) when no other candidate ranks as
+well, no other name comes as near in the same kind (the shorter `len(v)` does not win over `q.shape[0]`:
+two names, two quantities that happen to agree), and, for written numbers a coincidence could match
+(small whole numbers, one or two short decimals: the `2` of 两个模型 is also `d`, the number of
+coordinates), it is a name the page uses nearby.
+
+It runs in the lesson's worker, where its values are (`ranked`), and needs no torch outside it.
 """
 
 from __future__ import annotations
 
+import re
 import types
 from numbers import Number
 
 from coursekit import numbers
 
 MOST = 3  # candidates shown
+TIED = 12  # tied candidates handed on to be told apart (coursekit.variations)
 LARGEST = 4096  # values larger than this are searched as a whole only
+COUNTS, NEAR, ELSEWHERE = -1, 2, 3  # tiers; NEAR: the farthest a weakly written number is bound from
+LONG = 10  # the last element of a longer sequence is written x[-1] (the final loss), not x[99]
+
+# The course's terms and the names its code gives what they stand for: a term in the paragraph
+# brings names made of these stems nearer (读取比例 -> weights, masked.weights).
+TERMS = {
+    "查询": ("q", "query"), "键": ("k", "key"), "值": ("v", "value"), "分数": ("score",), "读取比例": ("weight",),
+    "输出": ("output",), "掩码": ("mask",), "损失": ("loss",), "概率": ("prob", "chance"),
+}
+# What a count counts (两个模型, 四种颜色, 64 句) and the names its code gives such things. A count of
+# one of these is bound only to a name made of its stems: 三组投影 is not the three rows of x.
+COUNTED = {
+    "模型": ("model",), "颜色": ("color",), "句": ("sentence", "context"), "上文": ("context",), "名字": ("name",),
+    "步": ("step", "loss"), "层": ("layer",), "样本": ("target", "example"), "参数": ("param",), "题": ("case",),
+    "投影": ("proj",), "头": ("head",), "字": ("context", "char"),
+}
+# What a count of the size of an array counts (三个位置, 两列, 九项): any array's size may be it.
+AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项")
+
+
+def stems(text: str, terms: dict = TERMS) -> set[str]:
+    """The name stems the course's terms in `text` stand for."""
+    return {stem for term, names in terms.items() if term in text for stem in names}
+
+WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
 
 
 def _table(value):
@@ -42,61 +82,170 @@ def _table(value):
         return None
 
 
-def _derived(name: str, t) -> list[tuple[int, str, list[float]]]:
-    """(kind, expression, values): kind 0 the whole value, 1 a row, column, shape or sum, 2 an element."""
-    out = [(0, name, t.flatten().tolist())]
+def _values(name: str, value, count: bool) -> list[tuple[int, str, list[float]]]:
+    """(kind, expression, values) for `value` named `name`. For a count: its sizes, a whole number,
+    the sums of a mask."""
+    t = _table(value)
+    sized = isinstance(value, (list, tuple, dict, set, frozenset)) and not isinstance(value, str)
+    if t is None:
+        return [(PART, f"len({name})", [float(len(value))])] if sized and count else []
+    if count:
+        return _counts(name, value, t)
+    out = [(WHOLE, name, t.flatten().tolist())]
     if t.dim() == 0:
         return out
     shape = list(t.shape)
-    out += [(1, f"{name}.shape", [float(s) for s in shape]), (1, f"len({name})", [float(shape[0])])]
-    out += [(1, f"{name}.shape[{k}]", [float(s)]) for k, s in enumerate(shape)] if t.dim() > 1 else []
+    out += [(PART, f"{name}.shape", [float(s) for s in shape])] if t.dim() > 1 else []  # a plain number is no size
+    out.append((PART, f"math.sqrt({name}.shape[-1])", [shape[-1] ** 0.5]))  # the scaling of attention: √d
     if t.numel() > LARGEST:
         return out
-    out.append((1, f"{name}.sum()", [t.sum().item()]))
+    out.append((PART, f"{name}.sum()", [t.sum().item()]))
     if t.dim() == 1:
-        out += [(2, f"{name}[{i}]", [x]) for i, x in enumerate(t.tolist())]
+        last = len(t) - 1 if len(t) > LONG else None
+        out += [(ELEMENT, f"{name}[{-1 if i == last else i}]", [x]) for i, x in enumerate(t.tolist())]
     elif t.dim() == 2:
-        out += [(1, f"{name}[{i}]", row) for i, row in enumerate(t.tolist())]
-        out += [(1, f"{name}[:, {j}]", t[:, j].tolist()) for j in range(shape[1])]
-        out += [(1, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
-        out += [(2, f"{name}[{i}, {j}]", [x]) for i, row in enumerate(t.tolist()) for j, x in enumerate(row)]
+        out += [(PART, f"{name}[{i}]", row) for i, row in enumerate(t.tolist())]
+        out += [(PART, f"{name}[:, {j}]", t[:, j].tolist()) for j in range(shape[1])]
+        out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
+        out.append((PART, f"{name}.sum(dim=-1)", t.sum(-1).tolist()))
+        out += [(ELEMENT, f"{name}[{i}, {j}]", [x]) for i, row in enumerate(t.tolist()) for j, x in enumerate(row)]
     return out
 
 
-def find(written: list[str], scope: dict, nearby: frozenset[str] = frozenset(), most: int = MOST) -> list[str]:
-    """The best expressions over `scope` whose values agree with the `written` numbers, in order."""
-    return [expr for _, expr in ranked(written, scope, nearby)][:most]
+def _counts(name: str, value, t) -> list[tuple[int, str, list[float]]]:
+    if t.dim() == 0:
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        return [(PART, name, [float(value)])] if whole else []
+    shape = list(t.shape)
+    out = [(WHOLE, f"len({name})", [float(shape[0])]), (WHOLE, f"{name}.numel()", [float(t.numel())])]
+    out += [(WHOLE, f"{name}.shape[{k}]", [float(s)]) for k, s in enumerate(shape)] if t.dim() > 1 else []
+    if getattr(value, "dtype", None) is not None and str(value.dtype) == "torch.bool" and t.numel() <= LARGEST:
+        out.append((PART, f"{name}.sum()", [t.sum().item()]))
+        if t.dim() == 2:
+            out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
+    return out
 
 
-def sure(found: list[tuple[tuple, str]]) -> bool:
-    """One best candidate by the ranking rules, not a tie with the next."""
-    return len(found) == 1 or (len(found) > 1 and found[0][0] != found[1][0])
+def _named(scope: dict):
+    """(name, value) of every top-level name and of each object's fields, one level down."""
+    for name, value in scope.items():
+        if name.startswith("_") or isinstance(value, (types.ModuleType, type)) or callable(value):
+            continue
+        yield name, value
+        fields = value._asdict() if hasattr(value, "_asdict") else (
+            vars(value) if hasattr(value, "__dict__") and not hasattr(value, "detach") else {})
+        for field, inner in fields.items():
+            if not field.startswith("_") and not callable(inner):
+                yield f"{name}.{field}", inner
 
 
-def ranked(written: list[str], scope: dict, nearby: frozenset[str] = frozenset()) -> list[tuple[tuple, str]]:
-    """(rank, expression) of every candidate, best first; equal ranks are a tie. A run of an even
-    number of values that no single value matches is read as a written product line
-    (a₀×b₀ + a₁×b₁ …): the stack of the two factors' vectors, `torch.stack([a, b], 1)`."""
-    found = _direct(written, scope, nearby)
-    if found or len(written) < 4 or len(written) % 2 or "torch" not in scope:
+def _roots(expr: str) -> set[str]:
+    """The names an expression reads: {'masked.weights'} for `len(masked.weights[0])`."""
+    found = re.findall(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", expr)
+    return {re.sub(r"\.(?:shape|sum|numel)$", "", n) for n in found if n not in ("len", "torch.stack")}
+
+
+def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> int:
+    parts = re.split(r"[_.]", root.lower())
+    by_stem = [t for stem, t in near.items() if any(p == stem or (len(stem) > 2 and p.startswith(stem)) for p in parts)]
+    return min([names.get(root, names.get(root.split(".")[0], ELSEWHERE)), *by_stem])
+
+
+def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str], tuple[str, list[str]]]:
+    """For a query (coursekit.pages._query): the best candidates, and whether the first is sure
+    (decide)."""
+    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"])
+    if query["shaped"]:  # 形状是 [1, 2]: a shape, not the values of a row
+        found = [(rank, e) for rank, e in found if e.endswith(".shape")]
+    elif query["summed"] and len(query["written"]) == 1 and not query["count"]:  # 每行之和是 1: a sum
+        found = [(rank, e) for rank, e in found if ".sum(" in e]
+    return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
+
+
+def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None, near: dict[str, int] | None = None,
+           count: bool = False, origin: dict[str, int] | None = None, summed: bool = True) -> list[tuple[tuple, str]]:
+    """(rank, expression) of every candidate, best first; equal ranks are a tie. A run that no
+    single value matches and that reads as a written product line (a₀×b₀ + a₁×b₁ …, and its
+    result after an `=`) is looked for as the stack of the two factors' vectors,
+    `torch.stack([a, b], 1)`, followed by the result."""
+    tiers = (names or {}, near or {})
+    found = _direct(written, scope, tiers, count, origin or {}, summed)
+    if found or count or len(written) < 4 or "torch" not in scope:
         return found
-    firsts, seconds = _direct(written[0::2], scope, nearby), _direct(written[1::2], scope, nearby)
-    if not firsts or not seconds:
-        return []
-    pairs = [((max(ra[0], rb[0]), max(ra[1], rb[1]), ra[2] + rb[2]), f"torch.stack([{a}, {b}], 1)")
+    if len(written) % 2:
+        factors, result = written[:-1], _direct(written[-1:], scope, tiers, False, summed=summed)[:1]
+        if not result:
+            return []
+    else:
+        factors, result = written, []
+    firsts, seconds = _direct(factors[0::2], scope, tiers, False), _direct(factors[1::2], scope, tiers, False)
+    pairs = [(tuple(max(x, y) for x, y in zip(ra, rb)), f"torch.stack([{a}, {b}], 1)")
              for ra, a in firsts for rb, b in seconds]
+    if result:
+        (rr, r), = result
+        pairs = [(tuple(max(x, y) for x, y in zip(rank, rr)), f"{expr}, {r}") for rank, expr in pairs]
     return sorted(pairs)
 
 
-def _direct(written: list[str], scope: dict, nearby: frozenset[str]) -> list[tuple[tuple, str]]:
-    found = []
-    for name, value in scope.items():
-        if name.startswith("_"):
-            continue
+def _chosen(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[str, object, int]]:
+    """(name, value, tier) of each value to search. Names whose values are equal whole arrays (q and k
+    when Wq = Wk; v and the component's layer_v; weights and stages.weights) stand for one quantity:
+    only the nearest of them is searched (the first defined, if equally near)."""
+    groups: dict = {}
+    for order, (name, value) in enumerate(_named(scope)):
         t = _table(value)
-        if t is None:
-            continue
-        for kind, expr, values in _derived(name, t):
+        same = (tuple(t.shape), tuple(t.flatten().tolist())) if t is not None and 1 < t.numel() <= LARGEST else name
+        groups.setdefault(same, []).append((_tier(name, *tiers), order, name, value))
+    chosen = (min(g, key=lambda m: m[:2]) for g in groups.values())
+    return sorted(((name, value, tier, order) for tier, order, name, value in chosen), key=lambda c: c[3])
+
+
+def _direct(written: list[str], scope: dict, tiers: tuple[dict, dict], count: bool,
+            origin: dict[str, int] | None = None, summed: bool = True) -> list[tuple[tuple, str]]:
+    """Candidates that agree with `written`; a sum only where the text speaks of one (`summed`), or
+    as a count of a mask. Rank: (tier, kind, for a count the file that has the name and the order
+    it was defined, length)."""
+    found = set()
+    for name, value, tier, order in _chosen(scope, tiers):
+        for kind, expr, values in _values(name, value, count):
+            if not (summed or count) and ".sum(" in expr:
+                continue
+            if expr.startswith("math.sqrt(") and "math" not in scope:
+                continue
             if len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values)):
-                found.append(((name not in nearby, kind, len(expr)), expr))
-    return sorted(set(found))
+                rank = (tier, kind, (origin or {}).get(name.split(".")[0], -1), order, len(expr)) if count \
+                    else (tier, kind, 0, 0, len(expr))
+                found.add((rank, expr))
+    return sorted(found)
+
+
+def weak(written: list[str]) -> bool:
+    """Written numbers a coincidence could match: at most three significant digits in all, or a run
+    of one repeated value."""
+    digits = sum(len(re.sub(r"^[0.]+|(?<=\d)0+$", "", re.sub(r"[^\d.]", "", w).rstrip(".")).replace(".", ""))
+                 for w in written)
+    return digits <= 3 or (len(written) > 1 and len(set(written)) == 1)
+
+
+def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = False,
+           counted: str = "") -> tuple[str, list[str]]:
+    """('', []) when the first candidate is sure; else why not and the candidates that tie with it:
+    'tie' (another ranks as well, or another name comes as near in the same kind, in any kind for one
+    number: a scalar `increase` and an element `output[0, 0]` may agree by chance; for a count, the
+    first defined of equally near sizes of one experiment file wins, since sizes pass from its inputs
+    to what it computes from them, and sizes from two files are a tie) or 'far' (numbers a
+    coincidence could match, and no candidate the page names nearby; for one plain number, named
+    in its paragraph) or 'unnamed' (a count of a thing the course's terms know and no candidate named
+    for it, 三组投影; or of a thing that is no array's size, 三组向量)."""
+    if not found:
+        return "none", []
+    if counted == "other" or (counted == "named" and found[0][0][0] != COUNTS):
+        return "unnamed", []
+    (tier, kind, origin, *_), best = found[0]
+    level = 2 if count or len(written) > 1 else 1  # one number: a scalar and an element are as likely
+    rivals = [e for rank, e in found[1:] if rank == found[0][0] or (rank[:level] == found[0][0][:level] and (
+        rank[2] != origin if count else _roots(e) != _roots(best)))]
+    if rivals:
+        return "tie", [best, *rivals][:TIED]
+    reach = NEAR if count or len(written) > 1 else 0  # one plain small number: named in its paragraph
+    return ("far" if weak(written) and tier > reach else ""), []

@@ -60,6 +60,7 @@ class Lesson:
     experiments: list[tuple[str, str]]
     time_limit: float = TIME_LIMIT
     output_limit: int = OUTPUT_LIMIT
+    input_changes: tuple = ()  # (file, old, new): how its inputs may vary (coursekit.variations)
 
     @property
     def folder(self) -> str:
@@ -91,6 +92,7 @@ def find_lessons(root: Path) -> dict[str, Lesson]:
             experiments=[tuple(e) for e in names["EXPERIMENTS"]],
             time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
             output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
+            input_changes=tuple(tuple(c) for c in names.get("INPUT_CHANGES", ())),
         )
     return found
 
@@ -501,16 +503,17 @@ class Build:
             self._write(path, known)
         return [known[e] for e in exprs]
 
-    def candidates(self, session: str, queries: list[tuple[list[str], list[str]]]) -> list[tuple[list[str], bool]]:
-        """For each (written numbers, names used nearby): (the lesson's expressions that agree, best
-        first; whether the first is the single best by the ranking, no tie)."""
+    def candidates(self, session: str, queries: list[tuple]) -> list[tuple[list[str], tuple[str, list[str]]]]:
+        """For each query (pages._query: written numbers, names and term stems nearby, whether they
+        count things): (the lesson's expressions that agree, best first; ('', []) when the first is
+        sure, else why not and the tied candidates: coursekit.candidates.decide)."""
         if not queries:
             return []
         run = self.run(session)
         if run.error:
             raise run.error
         answer = self._worker(session).ask(("candidates", queries), "找绑定的候选")
-        return list(zip(answer["found"], answer["sure"]))
+        return [(found, tuple(why)) for found, why in answer["answers"]]
 
     def execute(self, session: str, page: str, chain: str, code: str, where: str,
                 worker: Worker | None = None, run: Run | None = None) -> dict:

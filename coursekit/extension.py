@@ -22,7 +22,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit import engine, guard, scan, shown, widgets
+from coursekit import engine, guard, pages, scan, shown, widgets
 
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
@@ -140,6 +140,8 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
                 values = None
     if values is not None:
         state.bound += guard.bind(found, values)
+        if found.unbound and state.session is not None:
+            pages.propose(state.build, state.root, state.session, found)  # 写 {=…} 绑定？
         state.problems += found.problems
     if not strip:
         return text

@@ -137,6 +137,7 @@ class Problem:
     message: str
     text: str = ""  # written prose to highlight on the served page
     kind: str = "drift"  # what happened: "drift" (numbers), "code" (code failed), "listing" (a shown listing changed)
+    at: int = -1  # of an unbound number: its offset in the scanned text (a proposal is added to it)
 
     def format(self) -> str:
         return f"{self.path}:{self.line}: {self.message}"
@@ -153,6 +154,7 @@ class Bound:
     written: str
     live: float
     expr: str
+    at: int = 0  # which of the expression's values (flattened) this number is
 
     @property
     def agrees(self) -> bool:
@@ -425,9 +427,10 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
                 shown))
             taken.update(id(t) for t in before)
             continue
-        for token, value in zip(before[len(before) - len(live):], live):
+        for at, (token, value) in enumerate(zip(before[len(before) - len(live):], live)):
             taken.add(id(token))
-            bound.append(Bound(result.path, result.line(token.start), token.start, token.end, token.text, value, a.expr))
+            bound.append(Bound(result.path, result.line(token.start), token.start, token.end, token.text, value,
+                               a.expr, at))
     for b in bound:
         if not b.agrees:
             token = next(t for t in result.tokens if t.start == b.start)
@@ -443,9 +446,15 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
             result.problems.append(Problem(
                 result.path, result.line(t.start),
                 f"未绑定的数字 {t.text}（「{result.context(t.start, t.end)}」）：{_what_to_write(result.text, t)}{note}",
-                t.text))
+                t.text, at=t.start))
     result.problems.sort(key=lambda p: p.line)
     return bound
+
+
+def counted(text: str, t: Token) -> bool:
+    """Whether `t` counts things: a Chinese numeral, or a whole number before a measure word (7 个字)."""
+    return bool(numbers.chinese(t.text) or (INTEGER.fullmatch(t.text)
+                                            and re.match(rf"[ \t]*(?:{numbers.COUNTERS})", text[t.end :])))
 
 
 def _what_to_write(text: str, t: Token) -> str:

@@ -4,10 +4,11 @@ live value."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from coursekit import engine, guard, scan
+from coursekit import engine, guard, numbers, scan
 
 
 def lesson_pages(root: Path) -> list[Path]:
@@ -19,6 +20,8 @@ def site_pages(root: Path) -> list[Path]:
     lessons = lesson_pages(root)
     return lessons + sorted(p for p in (root / "docs").rglob("*.md") if p not in lessons)
 
+
+SUM_WORDS = re.compile(r"之和|总和|求和|加起来|相加|行和|和为|和是|和都|和约|和仍|和不")
 
 Checked = tuple[guard.Scan, list[guard.Bound], int]
 
@@ -50,28 +53,116 @@ class Proposal:
     line: int
     tokens: list  # the written run (guard.Token)
     exprs: list[str]  # candidates, best first
-    sure: bool  # the first is the single best by the ranking rules
+    why_not: str  # '' when the first is sure (coursekit.candidates.decide), else why not; "same": a settled tie
+    tied: list[str] = field(default_factory=list)  # with "tie": the candidates that tie, best first
 
     @property
     def written(self) -> list[str]:
         return [t.text for t in self.tokens]
 
 
-def proposals(build: engine.Build, root: Path, path: Path, found: guard.Scan) -> list[Proposal]:
-    """A proposal for each run of unbound numbers of a checked page that binds to a lesson
-    (coursekit.candidates); a run of several numbers that no single value matches is also tried
-    number by number."""
-    session = _lesson(build, path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"))
-    if session is None:
-        return []
-    runs = guard.unbound_runs(found)
-    queries = [([t.text for t in run], names) for run, names in runs]
-    answers = build.candidates(session, queries)
-    singles = [(t, names) for (run, names), (got, _) in zip(runs, answers) if not got and len(run) > 1 for t in run]
-    single_answers = build.candidates(session, [([t.text], names) for t, names in singles])
-    out = [Proposal(found.line(run[0].start), run, got, ok) for (run, _), (got, ok) in zip(runs, answers) if got]
-    out += [Proposal(found.line(t.start), [t], got, ok) for (t, _), (got, ok) in zip(singles, single_answers) if got]
-    return sorted(out, key=lambda p: p.tokens[0].start)
+def proposals(build: engine.Build, root: Path, path: Path, found: guard.Scan,
+              text: str | None = None) -> list[Proposal]:
+    """A proposal for each run of unbound numbers of a checked page (its file, or `text` in its place)
+    that binds to a lesson (coursekit.candidates); a run of several numbers that no single value
+    matches is also tried number by number."""
+    text = path.read_text(encoding="utf-8") if text is None else text
+    session = _lesson(build, path.relative_to(root).as_posix(), text)
+    return [] if session is None else proposals_for(build, root, session, found)
+
+
+def proposals_for(build: engine.Build, root: Path, session: str, found: guard.Scan) -> list[Proposal]:
+    """proposals() for a scanned, bound piece of Markdown that binds to lesson `session`."""
+    tiers = _nearby(root, found)
+    runs = [(run, {**tiers(run[0])[0], **dict.fromkeys(names, 0)}, tiers(run[0])[1])
+            for run, names in guard.unbound_runs(found)]
+    answers = build.candidates(session, [_query(found, run, names, near) for run, names, near in runs])
+    singles = [([t], names, near) for (run, names, near), (got, _) in zip(runs, answers)
+               if not got and len(run) > 1 for t in run]
+    single_answers = build.candidates(session, [_query(found, run, names, near) for run, names, near in singles])
+    return sorted((Proposal(found.line(run[0].start), run, got, *why)
+                   for (run, _, _), (got, why) in zip(runs + singles, answers + single_answers) if got),
+                  key=lambda p: p.tokens[0].start)
+
+
+def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
+    """What the lesson's worker is asked for a run (coursekit.candidates.answer): the written
+    numbers, the names and term stems nearby, whether they count things and what (`counted`: 'axis'
+    for positions, rows, columns, dimensions, the size of an array; 'named' when the course's terms
+    name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
+    'other': 三组向量, 四选一), whether the text
+    speaks of a sum (之和, 加起来) or a shape (形状) in the sentence before them."""
+    from coursekit import candidates
+
+    count = len(run) == 1 and guard.counted(found.text, run[0])
+    counted, stems = "", set()
+    if count:
+        after = re.match(rf"[ \t]*({numbers.COUNTERS})?([^，。；：、,.;:\n]{{0,6}})", found.text[run[0].end :])
+        stems = candidates.stems(after.group(0), {**candidates.COUNTED, **candidates.TERMS})
+        axis = any(w in candidates.AXES for w in (after.group(1) or "", after.group(2)[:2], after.group(2)[:1]))
+        counted = "named" if stems else "axis" if axis else "other"
+    sentence = re.split(r"[。；;！？\n]", found.text[max(0, run[0].start - 40) : run[0].start])[-1]
+    return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
+            "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)}, "summed": bool(SUM_WORDS.search(sentence)),
+            "shaped": "形状" in sentence or "shape" in sentence}
+
+
+def _nearby(root: Path, found: guard.Scan):
+    """token -> ({name: tier}, {term stem: tier}) of the names the page uses near it: tier 0 for
+    names written in its paragraph (inline code, Latin words: `weights`, and as stems: V for v and
+    changed_v, Wv for wv) and for the stems of the course's terms there (coursekit.candidates.TERMS), 1 for names assigned in the
+    nearest code the page shows before it (the files of a block's `file=`, a block's own code; the
+    first one after it when its section has none before), 2 for those of its section's other code."""
+    from bisect import bisect_left, bisect_right
+
+    from coursekit import candidates
+
+    body = found.text
+    starts = scan.line_starts(body)
+    blocks = scan.fences(body)
+    inside = {n for f in blocks for n in range(f.start, f.end + 1)}
+    headings = [i + 1 for i, line in enumerate(body.split("\n")) if i + 1 not in inside and re.match(r"#{1,6} ", line)]
+    section = lambda line: bisect_right(headings, line)  # noqa: E731
+    shown = [(f.start, section(f.start), _assigned(root, f)) for f in blocks]
+    segments, words, terms, prose = scan.segments(body), {}, {}, {}
+    for i, line in enumerate(body.split("\n")):
+        if i + 1 not in inside:
+            prose.setdefault(segments(starts[i]), []).append(line)
+    for segment, lines in prose.items():
+        text = "\n".join(lines)
+        words[segment] = {m.group(0) for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", text)}
+        terms[segment] = candidates.stems(text) | {w.lower() for w in words[segment]}
+
+    def tiers(token: guard.Token) -> tuple[dict[str, int], dict[str, int]]:
+        line = bisect_right(starts, token.start)
+        mine = [b for b in shown if b[1] == section(line)]
+        split = bisect_left([b[0] for b in mine], line)
+        nearest = mine[split - 1 : split] or mine[split : split + 1]
+        names = {n: 2 for b in mine for n in b[2]}
+        names.update({n: 1 for b in nearest for n in b[2]})
+        names.update(dict.fromkeys(words.get(token.segment, ()), 0))
+        return names, dict.fromkeys(terms.get(token.segment, ()), 0)
+
+    return tiers
+
+
+def _assigned(root: Path, block: scan.Fence) -> set[str]:
+    """The names a shown code block assigns: in its own code and in the files its `file=` names."""
+    import ast
+
+    sources = ["\n".join(block.lines)]
+    for ref in re.findall(r'file="([^"]*)"', block.info):
+        for item in ref.split():
+            file = root / item.split(":")[0]
+            sources += [file.read_text(encoding="utf-8")] if file.suffix == ".py" and file.is_file() else []
+    names: set[str] = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return names
 
 
 def _cuts(found: guard.Scan, p: Proposal) -> bool:
@@ -88,15 +179,73 @@ def _cuts(found: guard.Scan, p: Proposal) -> bool:
                for t in found.tokens if t.start < nxt.start)
 
 
+def offer(p: Proposal) -> str:
+    """What the unbound-number message adds for a proposal: `写 {=weights[1]} 绑定？`, or the
+    candidates and why none is sure."""
+    if p.why_not in ("", "same"):
+        where = f"（写在 {p.tokens[-1].text} 后面，绑定这 {len(p.tokens)} 个数）" if len(p.tokens) > 1 else ""
+        return f"；写 {{={p.exprs[0]}}} 绑定？{where}"
+    why = {"tie": "并列，要自己选", "far": "这样的数很常见，可能只是巧合", "unnamed": "这里数的东西在代码里没有同名的量"}
+    return "；候选：" + "、".join(f"{{={e}}}" for e in p.exprs) + f"（{why.get(p.why_not, p.why_not)}）"
+
+
+def propose(build: engine.Build, root: Path, session: str, found: guard.Scan) -> None:
+    """Add to each unbound-number problem of `found` its proposal (offer), when it has one."""
+    by_start = {p.at: p for p in found.problems if p.at >= 0}
+    for proposal in proposals_for(build, root, session, found):
+        problem = by_start.get(proposal.tokens[0].start)
+        if problem is not None:
+            problem.message += offer(proposal)
+
+
+def settle_ties(build: engine.Build, root: Path, path: Path, chosen: list[Proposal]) -> int:
+    """Settle the ties of `chosen` whose candidates stand for one quantity: equal in the lesson, and
+    still equal to each other when its inputs change as it declares and they change with them
+    (coursekit.variations; zeros that stay zero say nothing). Returns how many."""
+    import tempfile
+
+    from coursekit import variations
+
+    ties = [p for p in chosen if p.why_not == "tie"]
+    session = _lesson(build, path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"))
+    if not ties or session is None:
+        return 0
+    exprs = sorted({e for p in ties for e in p.tied})
+    with tempfile.TemporaryDirectory(prefix="coursekit-varied-") as scratch:
+        changed = variations.varied(root, session, Path(scratch))
+        if changed is None:
+            return 0
+        try:
+            before, after = variations.values(build, session, exprs), variations.values(changed, session, exprs)
+        finally:
+            changed.close()
+    settled = 0
+    for p in ties:
+        first = p.tied[0]
+        moved = not variations.same(before[first], after[first])  # a change that does not reach them says nothing
+        if moved and all(variations.same(before[e], before[first]) and variations.same(after[e], after[first])
+                         for e in p.tied):
+            p.why_not, p.exprs, settled = "same", [first, *[e for e in p.exprs if e != first]], settled + 1
+    return settled
+
+
 def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal]) -> tuple[str, list[tuple[Proposal, str]]]:
     """`text` (a page file; its body starts at `offset`) with `{=expr}` written after each sure
     proposal's run, and (proposal, why) for each decision. A binding that would change what the
     reader sees (an annotation inside inline code, a title, an attribute) is not written."""
     decisions, shown = [], guard.scan_page("", text[offset:]).stripped()
     for p in sorted(chosen, key=lambda p: -p.tokens[-1].end):
-        if not p.sure:
+        if p.why_not == "tie":
             decisions.append((p, "不写：候选并列，" + "、".join(f"{{={e}}}" for e in p.exprs[:2]) + " 排名相同"))
             continue
+        if p.why_not == "far":
+            decisions.append((p, f"不写：这样的数很常见，{{={p.exprs[0]}}} 也许是巧合（它不在这一段或附近的代码里）"))
+            continue
+        if p.why_not == "unnamed":
+            decisions.append((p, f"不写：这里数的东西在代码里没有同名的量，{{={p.exprs[0]}}} 只是碰巧相等"))
+            continue
+        if p.why_not not in ("", "same"):
+            raise ValueError(f"不认识的判断：{p.why_not}")
         if _cuts(found, p):
             decisions.append((p, "不写：写在这里会把后面那个标注要配的数截断"))
             continue
@@ -106,7 +255,11 @@ def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal])
             decisions.append((p, "不写：写在这里会改变页面显示的内容"))
             continue
         text = trial
-        decisions.append((p, f"写 {{={p.exprs[0]}}}：唯一最好的候选"))
+        if p.why_not == "same":
+            others = "、".join(f"{{={e}}}" for e in p.tied[1:3])
+            decisions.append((p, f"写 {{={p.exprs[0]}}}：与并列的 {others} 在本讲输入改动后仍然相等，是同一个量"))
+        else:
+            decisions.append((p, f"写 {{={p.exprs[0]}}}：唯一最好的候选"))
     return text, decisions[::-1]
 
 

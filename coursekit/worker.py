@@ -125,9 +125,11 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
         from coursekit import candidates
 
         scope = runner.namespace(package)
-        answers = [candidates.ranked(written, scope, frozenset(nearby)) for written, nearby in request[1]]
-        return {"found": [[e for _, e in got[: candidates.MOST]] for got in answers],
-                "sure": [candidates.sure(got) for got in answers]}
+        origin: dict[str, int] = {}  # name -> the first experiment file that has it (its own or imported)
+        for i, (name, _) in enumerate(runner.experiments(package)):
+            for key in vars(sys.modules.get(f"{package}.{name}", runner)):
+                origin.setdefault(key, i)
+        return {"answers": [candidates.answer(query, scope, origin) for query in request[1]]}
     if op == "exec":
         _, code, where, page = request
         scope = namespaces.setdefault(page, runner.namespace(package))

@@ -4,7 +4,8 @@
                                              # then every number still unbound (exit 1 if any),
                                              # with the lesson's values that agree with it
     python scripts/bound_numbers.py --fix    # rewrite drifted numbers at their written precision
-    python scripts/bound_numbers.py --bind PAGE   # write the bindings that have one best candidate
+    python scripts/bound_numbers.py --bind PAGE   # write the bindings it is sure of (coursekit.candidates;
+                                                  # ties told apart by the lesson's INPUT_CHANGES)
     python scripts/bound_numbers.py docs/lessons/11-masking.md   # only the pages named
 
 With --fix a number written `0.5` whose live value is 0.4011 becomes `0.4`; `5.0526` with live
@@ -44,7 +45,9 @@ def main() -> int:
             rel = path.relative_to(ROOT).as_posix()
             if args.bind:
                 text = path.read_text(encoding="utf-8")
-                new, decisions = pages.bind_sure(text, offset, found, pages.proposals(build, ROOT, path, found))
+                chosen = pages.proposals(build, ROOT, path, found)
+                pages.settle_ties(build, ROOT, path, chosen)
+                new, decisions = pages.bind_sure(text, offset, found, chosen)
                 for p, why in decisions:
                     print(f"{rel}:{p.line}: {'、'.join(p.written)}：{why}")
                 if new != text:

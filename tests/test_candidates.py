@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 import torch
 
 from coursekit import candidates
@@ -21,22 +22,76 @@ SCOPE = {
 }
 
 
+def query(written, names=None, near=None, count=False, counted="", summed=False, shaped=False):
+    return {"written": written, "names": names or {}, "near": near or {}, "count": count, "counted": counted,
+            "summed": summed, "shaped": shaped}
+
+
+def best(written, scope=SCOPE, **kw):
+    """(the candidates, best first; why the first is not sure, '' when it is)."""
+    found, (why, _) = candidates.answer(query(written, **kw), scope, {})
+    return found, why
+
+
 def test_a_scalar_a_vector_a_row_a_column_and_a_shape_find_their_value():
-    assert candidates.find(["5.0562"], SCOPE) == ["total"]
-    assert candidates.find(["0.4011", "0.1978", "0.4011"], SCOPE)[0] == "weights[0]"
-    assert candidates.find(["0", "2", "2"], SCOPE) == ["v[:, 1]"]
-    assert candidates.find(["3", "2"], SCOPE) == ["v.shape"]
-    assert candidates.find(["1", "0", "0", "2", "1", "2"], SCOPE) == ["v"]
+    assert best(["5.0562"]) == (["total"], "")
+    assert best(["0.4011", "0.1978", "0.4011"])[0][0] == "weights[0]"
+    assert best(["0", "2", "2"])[0] == ["v[:, 1]"]
+    assert best(["3", "2"])[0] == ["v.shape"]
+    assert best(["1", "0", "0", "2", "1", "2"])[0] == ["v"]
 
 
-def test_ranking_prefers_names_used_nearby_then_whole_values_then_shorter():
-    tied = candidates.find(["2"], SCOPE)
-    assert tied[0] == "v.shape[1]" and "v[1, 1]" not in tied  # shapes (shorter first) before elements
-    assert candidates.find(["2"], SCOPE, frozenset({"v"}))[0].startswith(("v", "len(v)"))
+def test_a_written_product_line_finds_the_stack_of_its_factors_and_its_result():
+    scope = {**SCOPE, "torch": torch, "out": 1.203336}
+    line = ["0.4011", "1", "0.1978", "0", "0.4011", "1"]  # a₀₀×v₀₀ + a₀₁×v₁₀ + a₀₂×v₂₀
+    assert best(line, scope)[0][0] == "torch.stack([weights[0], v[:, 0]], 1)"
+    assert best([*line, "1.2033"], scope)[0][0] == "torch.stack([weights[0], v[:, 0]], 1), out"
 
 
 def test_nothing_agrees_at_the_written_precision():
-    assert candidates.find(["0.4012"], SCOPE) == [] and candidates.find(["0.4011", "0.4011", "0.4011"], SCOPE) == []
+    assert best(["0.4012"]) == ([], "none") and best(["0.4011", "0.4011", "0.4011"]) == ([], "none")
+
+
+def test_a_tie_is_never_sure_and_names_its_rivals():
+    found, (why, tied) = candidates.answer(query(["1.2345"]), {"a": 1.2345, "b": 1.2345}, {})
+    assert found == ["a", "b"] and why == "tie" and tied == ["a", "b"]
+    assert best(["0.4011"])[1] == "tie"  # weights[0, 0] or weights[0, 2]: equal only in this example
+
+
+def test_a_number_a_coincidence_could_match_needs_a_name_nearby():
+    assert best(["2"]) == (["v[1, 1]", "v[2, 1]"], "tie")
+    assert best(["5"], {"steps": 5, "v": SCOPE["v"]}) == (["steps"], "far")  # nothing on the page names it
+    assert best(["5"], {"steps": 5, "v": SCOPE["v"]}, names={"steps": 0}) == (["steps"], "")
+
+
+def test_names_with_equal_values_are_one_quantity_the_nearest_searched():
+    scope = {"q": SCOPE["v"].clone(), "k": SCOPE["v"].clone(), "zero": 0.3333}
+    assert best(["1", "0"], scope, names={"q": 0, "k": 0})[0] == ["q[0]"]  # not a tie between q[0] and k[0]
+    assert best(["1", "0"], scope, names={"k": 0})[0] == ["k[0]"]
+
+
+def test_a_count_is_a_size_named_for_what_it_counts():
+    scope = {"models": ("a", "b"), "d": 2, "x": torch.zeros(3, 2)}
+    found, why = best(["两"], scope, count=True, counted="named", near={"model": candidates.COUNTS})
+    assert found[0] == "len(models)" and why == ""  # not d, the number of coordinates
+    assert best(["两"], scope, count=True, counted="other")[1] == "unnamed"  # 两组向量: no array's size
+    found, why = best(["两"], scope, names={"x": 0}, count=True, counted="axis")  # 两列
+    assert found[0] == "x.shape[1]" and why == "" and "x[0, 0]" not in found
+
+
+def test_sizes_of_one_file_are_the_first_defined_and_of_two_files_a_tie():
+    scope = {"x": torch.zeros(3, 2), "q": torch.ones(3, 2), "ratios": torch.zeros(3)}
+    near = {"x": 1, "q": 1, "ratios": 1}
+    found, (why, _) = candidates.answer(query(["三"], near, count=True, counted="axis"), scope, {"x": 0, "q": 0, "ratios": 0})
+    assert found[0] == "len(x)" and why == ""  # q = x @ W has x's rows
+    found, (why, tied) = candidates.answer(query(["三"], near, count=True, counted="axis"), scope, {"x": 0, "q": 0, "ratios": 1})
+    assert why == "tie" and {"len(x)", "len(ratios)"} <= set(tied)
+
+
+def test_a_sum_is_proposed_where_the_text_speaks_of_one_and_a_shape_where_of_a_shape():
+    assert not any(".sum(" in e for e in best(["5.0562"], {"w": torch.tensor([2.0281, 1.0, 2.0281])})[0])
+    assert best(["5.0562"], {"w": torch.tensor([2.0281, 1.0, 2.0281])}, summed=True)[0] == ["w.sum()"]
+    assert best(["3", "2"], {**SCOPE, "row": torch.tensor([3., 2.])}, shaped=True)[0] == ["v.shape"]
 
 
 def test_bound_numbers_proposes_a_binding_for_a_number_whose_annotation_was_removed(tmp_path):
@@ -53,20 +108,8 @@ def test_bound_numbers_proposes_a_binding_for_a_number_whose_annotation_was_remo
     assert proposal.strip().startswith(f"{lesson.page}:{text[: m.start()].count(chr(10)) + 1}: ") and "写 {=" in proposal
 
 
-def test_a_written_product_line_finds_the_stack_of_its_factors():
-    scope = {**SCOPE, "torch": torch}
-    line = ["0.4011", "1", "0.1978", "0", "0.4011", "1"]  # a₀₀×v₀₀ + a₀₁×v₁₀ + a₀₂×v₂₀
-    assert candidates.find(line, scope)[0] == "torch.stack([weights[0], v[:, 0]], 1)"
-
-
-def test_a_tie_is_never_sure():
-    ranked = candidates.ranked(["1"], {"a": 1.0, "b": 1.0})
-    assert [e for _, e in ranked] == ["a", "b"] and not candidates.sure(ranked)
-    assert candidates.sure(candidates.ranked(["5.0562"], SCOPE))
-
-
 def test_bind_writes_only_sure_bindings_and_the_page_reads_as_before_and_checks_clean(tmp_path):
-    from coursekit import guard, scan
+    from coursekit import engine, guard, scan
 
     lesson = LESSONS[0]
     repo = copy_repo(tmp_path / "repo", with_cache=True)
@@ -77,6 +120,8 @@ def test_bind_writes_only_sure_bindings_and_the_page_reads_as_before_and_checks_
     bind = subprocess.run([sys.executable, "scripts/bound_numbers.py", "--bind", lesson.page], cwd=repo,
                           capture_output=True, text=True, timeout=600)
     assert bind.returncode == 1 and "唯一最好的候选" in bind.stdout and "不写：候选并列" in bind.stdout, bind.stdout
+    if engine.find_lessons(repo)[lesson.id].input_changes:  # its declared changes tell some ties apart
+        assert "在本讲输入改动后仍然相等，是同一个量" in bind.stdout, bind.stdout
     bound = page.read_text(encoding="utf-8")
     reader = lambda text: guard.scan_page("", scan.front_matter(text)[2]).stripped()  # noqa: E731
     assert bound != stripped and reader(bound) == reader(original)
@@ -85,3 +130,27 @@ def test_bind_writes_only_sure_bindings_and_the_page_reads_as_before_and_checks_
     problems = [line for line in check.stdout.splitlines() if line.startswith(f"  {lesson.page}:") and ": " in line
                 and "live" not in line and "可以绑定到" not in line]
     assert problems and all("未绑定的数字" in line for line in problems), problems  # what is left is only unbound
+
+
+def test_a_change_of_inputs_whose_text_is_gone_is_an_error_naming_the_lesson(tmp_path):
+    from coursekit import variations
+
+    root = tmp_path / "course"
+    for name in variations.NEEDED:
+        (root / name).mkdir(parents=True)
+    (root / "lessons/l97").mkdir()
+    (root / "lessons/l97/__init__.py").write_text(
+        'EXPERIMENTS = [("a", "一个实验")]\nINPUT_CHANGES = [("lessons/l97/a.py", "x = 1", "x = 2")]\n', encoding="utf-8")
+    (root / "lessons/l97/a.py").write_text("y = 1\n", encoding="utf-8")
+    with pytest.raises(variations.ChangeError, match=r"lessons/l97/__init__.py: INPUT_CHANGES .*lessons/l97/a.py.*x = 1"):
+        variations.varied(root, "l97", tmp_path / "copy")
+    (root / "lessons/l97/__init__.py").write_text('EXPERIMENTS = [("a", "一个实验")]\n', encoding="utf-8")
+    assert variations.varied(root, "l97", tmp_path / "copy2") is None  # none declared: nothing to tell ties apart
+
+
+def test_equal_means_equal_numbers_not_equal_when_rounded():
+    from coursekit import variations
+
+    assert variations.same([1.0, float("nan")], [1.0, float("nan")])
+    assert not variations.same([0.40111], [0.40114]) and not variations.same([1.0], [1.0, 2.0])
+    assert not variations.same(None, [1.0])

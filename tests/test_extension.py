@@ -8,7 +8,7 @@ from pathlib import Path
 import markdown
 import pytest
 
-from coursekit import engine, extension, fence, shown
+from coursekit import candidates, engine, extension, fence, shown
 from coursekit.worker import evaluate
 from tests.test_guard import NS
 
@@ -38,6 +38,9 @@ class StandIn:
 
     def comment_problems(self, session):
         return []
+
+    def candidates(self, session, queries):
+        return [candidates.answer(q, dict(NS), {}) for q in queries]
 
 
 @pytest.fixture
@@ -73,6 +76,14 @@ def test_a_drifted_page_fails_naming_file_and_line_after_the_front_matter(site):
         convert(site, "99-t.md", "一\n\n比例 a₀=[0.4011，0.1987，0.4011]{=row}。\n", front="title: 测试\n")
     [problem] = engine.current.pages["docs/lessons/99-t.md"]
     assert problem.format().startswith("docs/lessons/99-t.md:6: 数字漂移：正文写 0.1987")
+
+
+def test_an_unbound_number_is_told_where_it_may_come_from(site):
+    with pytest.raises(extension.PageProblems):
+        convert(site, "99-t.md", "比例 a₀=[0.4011，0.1978，0.4011]，分母是 5.0562。\n")
+    messages = [p.message for p in engine.current.pages["docs/lessons/99-t.md"]]
+    assert any(m.startswith("未绑定的数字 0.4011") and m.endswith("写 {=row} 绑定？（写在 0.4011 后面，绑定这 3 个数）") for m in messages), messages
+    assert any(m.startswith("未绑定的数字 5.0562") and m.endswith("写 {=total} 绑定？") for m in messages), messages
 
 
 def test_the_front_matter_title_is_checked(site):

@@ -1,0 +1,184 @@
+"""How much of a lesson's binding `bound_numbers.py --bind` finds by itself. Prints, asserts nothing.
+
+    python scripts/bench_bind.py [--lessons 10 11]
+
+For each lesson page it takes every {=…} annotation out of the page (a {示意} stays), runs
+`python scripts/bound_numbers.py --bind PAGE` on that page in a throwaway copy of the tree, and
+compares what it wrote with what the author wrote, number by number:
+- same: bound again by the author's own expression, at the same place in its values;
+- other: bound by another expression. Whether it stands for the same quantity is tried by changing
+  the lesson's inputs as its package declares (INPUT_CHANGES, next to the lesson; coursekit.variations
+  runs the changed lesson in a copy) and evaluating the element each expression binds: they move
+  together, both stay put (the change does not reach them), or they come apart (a wrong binding).
+  --bind itself uses the same changes to settle ties, never the author's expressions;
+- left: still unbound, with candidates (a tie, or a place where --bind may not write) or without;
+and the seconds --bind took (it runs the lesson in the copy, no cache).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from coursekit import engine, guard, pages, variations  # noqa: E402
+from coursekit.harness import copy_repo, course_lessons  # noqa: E402
+
+
+def _without_bindings(found: guard.Scan) -> tuple[str, list[guard.Annotation]]:
+    """The scanned body with its {=…} annotations cut out, and a map from a number's offset in that
+    text to where it sat in the scanned one."""
+    cut = [a for a in found.annotations if a.expr]
+    out, last = [], 0
+    for a in cut:
+        out.append(found.text[last : a.start])
+        last = a.end
+    out.append(found.text[last:])
+    return "".join(out), cut
+
+
+def _shifted(pos: int, cut: list[guard.Annotation]) -> int:
+    return pos - sum(a.end - a.start for a in cut if a.end <= pos)
+
+
+def _keyed(found: guard.Scan, bound: list[guard.Bound]) -> dict[int, guard.Bound]:
+    """Each bound number by its offset in the page as the reader has it (no {=…} annotations)."""
+    cut = [a for a in found.annotations if a.expr]
+    return {_shifted(b.start, cut): b for b in bound}
+
+
+@dataclass
+class Row:
+    number: str
+    total: int = 0
+    same: int = 0
+    together: int = 0
+    unmoved: int = 0
+    apart: int = 0
+    with_candidates: int = 0
+    without: int = 0
+    other_problems: int = 0
+    seconds: float = 0.0
+
+    @property
+    def rebound(self) -> int:
+        return self.same + self.together + self.unmoved + self.apart
+
+
+def _element(build: engine.Build, session: str, expr: str, at: int) -> str:
+    """An expression for the one value a number is bound to: the `at`-th of `expr`'s values, as an
+    index into the part of `expr` it comes from (`output[0, 1]` of `torch.stack(…), output[0, 1]`),
+    so that it names the same element when a change of inputs changes the shapes."""
+    tree = ast.parse(expr, mode="eval").body
+    parts = [ast.unparse(p) for p in tree.elts] if isinstance(tree, ast.Tuple) else [expr]
+    sizes = [len(v["numbers"]) for v in build.evaluate(session, parts)]
+    for part, size in zip(parts, sizes):
+        if at < size:
+            shape = [int(n) for n in build.evaluate(session, [f"list(torch.as_tensor({part}).shape)"])[0]["numbers"]]
+            index = []
+            for dim in reversed(shape):
+                index.insert(0, at % dim)
+                at //= dim
+            return f"torch.as_tensor({part})" + (f"[{', '.join(map(str, index))}]" if index else "")
+        at -= size
+    raise ValueError(f"{expr} 没有第 {at} 个值")
+
+
+def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
+    row, notes = Row(lesson.number), []
+    path = ROOT / lesson.page
+    text = path.read_text(encoding="utf-8")
+    found, bound, offset = pages.check(build, ROOT, path)
+    author = _keyed(found, bound)
+    body, _ = _without_bindings(found)
+    row.total = len(author)
+
+    repo = copy_repo(scratch / f"bind-{lesson.number}")
+    (repo / lesson.page).write_text(text[:offset] + body, encoding="utf-8")
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, "scripts/bound_numbers.py", "--bind", lesson.page], cwd=repo,
+                         capture_output=True, text=True, timeout=900)
+    row.seconds = time.perf_counter() - start
+    if "Traceback" in run.stderr:
+        raise SystemExit(f"--bind 出错：\n{run.stderr}")
+    notes += [f"  --bind {line}" for line in run.stdout.splitlines()]
+    written = (repo / lesson.page).read_text(encoding="utf-8")
+    found_b, bound_b, _ = pages.check(build, ROOT, path, text=written)
+    if found_b.stripped() != found.stripped():
+        notes.append(f"{lesson.page}: --bind 改变了页面显示的内容")
+    row.other_problems = sum(1 for p in found_b.problems if not p.message.startswith("未绑定的数字"))
+    notes += [f"  {p.format()}" for p in found_b.problems if not p.message.startswith("未绑定的数字")]
+    proposed = _keyed(found_b, bound_b)
+
+    others = [(k, author[k], proposed[k]) for k in author if k in proposed
+              and (proposed[k].expr, proposed[k].at) != (author[k].expr, author[k].at)]
+    row.same = sum(1 for k in author if k in proposed) - len(others)
+    if others:
+        changed = variations.varied(ROOT, lesson.id, scratch / f"changed-{lesson.number}")
+        if changed is None:
+            raise SystemExit(f"{lesson.folder}/__init__.py 没有声明 INPUT_CHANGES：无法检验另一表达式是否是同一个量")
+        try:
+            pairs = [(a, p, _element(build, lesson.id, a.expr, a.at), _element(build, lesson.id, p.expr, p.at))
+                     for _, a, p in others]
+            exprs = sorted({e for *_, ea, ep in pairs for e in (ea, ep)})
+            before, after = variations.values(build, lesson.id, exprs), variations.values(changed, lesson.id, exprs)
+        finally:
+            changed.close()
+        for a, p, ea, ep in pairs:
+            if after[ea] is None:  # the author's own expression has no such value after the change: untested
+                row.unmoved += 1
+                kind = "作者的表达式改后算不出这个值，未检验"
+            elif not (variations.same(after[ea], after[ep]) and variations.same(before[ea], before[ep])):
+                row.apart += 1
+                kind = "变得不同"
+            elif variations.same(before[ea], after[ea]):
+                row.unmoved += 1
+                kind = "都没变"
+            else:
+                row.together += 1
+                kind = "一起变"
+            notes.append(f"  {lesson.page}:{a.line}: {a.written} 作者 {{={a.expr}}} 提议 {{={p.expr}}}：{kind}")
+    left = [t for t in found_b.unbound]
+    offered = {id(t) for p in pages.proposals(build, ROOT, path, found_b, written) for t in p.tokens}
+    row.with_candidates = sum(1 for t in left if id(t) in offered)
+    row.without = len(left) - row.with_candidates
+    return row, notes
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--lessons", nargs="*", help="lesson numbers (default: every lesson)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list each number bound by another expression")
+    args = parser.parse_args()
+    lessons = [lesson for lesson in course_lessons(ROOT) if not args.lessons or lesson.number in args.lessons]
+    build = engine.Build(ROOT)
+    rows, notes = [], []
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-bind-") as scratch:
+            for lesson in lessons:
+                row, more = bench(lesson, build, Path(scratch))
+                rows.append(row)
+                notes += more
+    finally:
+        build.close()
+    print("| 讲 | 作者绑定的数 | 同一表达式 | 另一表达式：一起变 / 都没变（未检验） / 变得不同 | 重新绑定 | 未绑定：有候选 / 无候选 | 其他问题 | --bind 秒 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        share = f"{r.rebound / r.total:.0%}" if r.total else "—"
+        print(f"| {r.number} | {r.total} | {r.same} | {r.together} / {r.unmoved} / {r.apart} | {r.rebound}（{share}）"
+              f" | {r.with_candidates} / {r.without} | {r.other_problems} | {r.seconds:.1f} |")
+    for line in notes if args.verbose else [n for n in notes if "变得不同" in n or not n.startswith("  ")]:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
