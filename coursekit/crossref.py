@@ -45,7 +45,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from coursekit import engine, guard, scan
+from coursekit import engine, guard, scan, stamps
 
 SUMMARY_NAME = "SUMMARY"
 TABLE_MARKER = "<!-- 课程目录：构建时由 coursekit/crossref.py 生成，每讲一行：页面开头的 title，lessons/lNN/__init__.py 的 SUMMARY -->"
@@ -120,18 +120,7 @@ def summary_problem(summary: object) -> str | None:
     return None
 
 
-_read: dict[Path, tuple[tuple, Lesson | None]] = {}
-
-
-def _stamp(*files: Path) -> tuple:
-    return tuple((s.st_mtime_ns, s.st_size) if (s := _stat(f)) else None for f in files)
-
-
-def _stat(file: Path):
-    try:
-        return file.stat()
-    except OSError:
-        return None
+_read = stamps.Remembered()  # (page, its lesson's __init__.py) -> Lesson
 
 
 def declared_summary(init: Path) -> tuple[str | None, int]:
@@ -167,9 +156,10 @@ def _lesson(root: Path, file: Path) -> Lesson | None:
     if not m:
         return None
     init = root / f"lessons/l{m.group(1)}/__init__.py"
-    stamp = _stamp(file, init)
-    if file in _read and _read[file][0] == stamp:
-        return _read[file][1]
+    return _read.get((file, init), lambda file, init: _read_lesson(root, rel, file, init, int(m.group(1))))
+
+
+def _read_lesson(root: Path, rel: str, file: Path, init: Path, number: int) -> Lesson:
     fm, _, _ = scan.front_matter(file.read_text(encoding="utf-8"))
     try:
         meta = yaml.safe_load(fm) if fm else {}
@@ -179,15 +169,13 @@ def _lesson(root: Path, file: Path) -> Lesson | None:
     found = re.search(r"^title[ \t]*:", fm, re.M)
     title = meta.get("title")
     summary, line = declared_summary(init)
-    lesson = Lesson(
-        number=int(m.group(1)), path=rel,
+    return Lesson(
+        number=number, path=rel,
         title=html.unescape(str(title)).strip() if title is not None else "",
         title_line=2 + fm.count("\n", 0, found.start()) if found else 1,
         package=init.parent.relative_to(root).as_posix(), has_package=init.is_file(),
         summary=summary.strip() if summary is not None else None, summary_line=line,
     )
-    _read[file] = (stamp, lesson)
-    return lesson
 
 
 def lessons(root: Path) -> dict[int, Lesson]:
@@ -344,15 +332,11 @@ class _Pages:
     without its front matter, not its path)."""
 
     def __init__(self) -> None:
-        self.seen: dict[Path, tuple[tuple[int, int], str]] = {}
+        self.seen = stamps.Remembered()  # page -> its text after the front matter
 
     def locate(self, root: Path, text: str) -> str | None:
         for path in sorted((root / "docs").rglob("*.md")):
-            stat = path.stat()
-            stamp = (stat.st_mtime_ns, stat.st_size)
-            if path not in self.seen or self.seen[path][0] != stamp:
-                self.seen[path] = (stamp, scan.front_matter(path.read_text(encoding="utf-8"))[2])
-            body = self.seen[path][1]
+            body = self.seen.get(path, lambda p: scan.front_matter(p.read_text(encoding="utf-8"))[2])
             if body == text or body.strip() == text.strip():
                 return path.relative_to(root).as_posix()
         return None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import hmac
 import json
 import os
 import platform
@@ -33,6 +34,8 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from multiprocessing.connection import Connection
 from pathlib import Path
+
+from coursekit import stamps
 
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
@@ -132,29 +135,26 @@ def _sha(*parts: str) -> str:
     return h.hexdigest()[:24]
 
 
-_hashes: dict[tuple[str, bool], tuple[int, int, str]] = {}  # (path, to the letter) -> (mtime, size, hash)
+_hashes = stamps.Remembered()  # (path, to the letter) -> hash
 
 
 def file_hash(root: Path, rel: str, lesson: Lesson) -> str:
     """Own files count to the letter (the page and notebook show them), and data files too;
-    imported modules by behaviour. Remembered per file until it changes on disk."""
+    imported modules by behaviour. Remembered per file until it may have changed (coursekit.stamps)."""
     path = root / rel
+    letter = rel.startswith(lesson.folder + "/") or not rel.endswith(".py")
+    return _hashes.get(path, lambda p: _digest(p, letter), key=(str(path), letter))
+
+
+def _digest(path: Path, letter: bool) -> str:
     try:
-        stat = path.stat()
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return "missing"
-    letter = rel.startswith(lesson.folder + "/") or not rel.endswith(".py")
-    key = (str(path), letter)
-    known = _hashes.get(key)
-    if known and known[:2] == (stat.st_mtime_ns, stat.st_size):
-        return known[2]
-    text = path.read_text(encoding="utf-8", errors="replace")
     try:
-        digest = _sha(text) if letter else _sha(behaviour(text))
+        return _sha(text) if letter else _sha(behaviour(text))
     except SyntaxError:
-        digest = _sha(text)
-    _hashes[key] = (stat.st_mtime_ns, stat.st_size, digest)
-    return digest
+        return _sha(text)
 
 
 @dataclass
@@ -300,6 +300,8 @@ class Build:
         self._lock = threading.Lock()
         self.executed_seconds = 0.0
         self.reruns = 0
+        self._key: bytes | None = None  # the cache's sealing key, read on first use
+        self._key_lock = threading.Lock()
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, sessions=None) -> None:
@@ -331,10 +333,7 @@ class Build:
 
     def _cached(self, lesson: Lesson) -> Run | None:
         path = self._record_path(lesson)
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
+        record = self._read(path)
         if record.get("format") != FORMAT or record.get("versions") != self.versions:
             return None
         if record.get("experiments") != [list(e) for e in lesson.experiments]:
@@ -456,11 +455,38 @@ class Build:
         except LessonError:
             pass  # the page asks again and reports it
 
+    # ---- the cache: only the build writes it, and what it reads is verified ----------------------
+    # Each record's first line seals the rest: an HMAC, under a key kept in the cache folder, of the
+    # record's place in the cache and its text. Lesson code can neither read that folder nor start a
+    # process that could (coursekit.worker), so a record it (or anything else) rewrote, moved or cut
+    # short does not verify and is run again, never shown.
+    def _seal(self, path: Path, body: str) -> str:
+        with self._key_lock:
+            if self._key is None:
+                self._key = _seal_key(self.cache)
+        place = path.relative_to(self.cache).as_posix()
+        return hmac.new(self._key, f"{place}\0{body}".encode(), hashlib.sha256).hexdigest()
+
     def _write(self, path: Path, data: dict) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+        body = json.dumps(data, ensure_ascii=False, sort_keys=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(f"{self._seal(path, body)}\n{body}", encoding="utf-8")
         tmp.replace(path)
+
+    def _read(self, path: Path) -> dict:
+        """A record the build wrote, or {} when there is none or it does not verify."""
+        try:
+            seal, _, body = path.read_text(encoding="utf-8").partition("\n")
+        except (OSError, ValueError):
+            return {}
+        if not hmac.compare_digest(seal, self._seal(path, body)):
+            return {}
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
 
     # ---- a live worker that has run the lesson --------------------------------------------------
     def _worker(self, session: str) -> Worker:
@@ -495,7 +521,7 @@ class Build:
         if run.error:
             raise run.error
         path = self.cache / "evals" / f"{run.key}.json"
-        known = _load(path)
+        known = self._read(path)
         missing = sorted({e for e in exprs if e not in known})
         if missing:
             answer = (worker or self._worker(session)).ask(("eval", missing), "计算绑定的表达式")
@@ -522,8 +548,9 @@ class Build:
         if run.error:
             raise run.error
         path = self.cache / "blocks" / f"{run.key}-{self.tooling}" / f"{chain}.json"
-        if path.is_file():
-            return json.loads(path.read_text(encoding="utf-8"))
+        known = self._read(path)
+        if known:
+            return known
         answer = (worker or self._worker(session)).ask(("exec", code, where, page), f"运行 {where} 的代码块")
         if "error" not in answer:
             self._write(path, answer)
@@ -537,11 +564,23 @@ class Build:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _load(path: Path) -> dict:
+def _seal_key(cache: Path) -> bytes:
+    """The cache's sealing key, made on first use (readable by its owner only)."""
+    path = cache / "seal.key"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+        key = path.read_bytes()
+        if len(key) == 32:
+            return key
+    except OSError:
+        pass
+    cache.mkdir(parents=True, exist_ok=True)
+    key = os.urandom(32)
+    tmp = cache / f"seal.key.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(key)
+    os.replace(tmp, path)
+    return key
 
 
 def _lesson_error(info: dict, what: str, file: str | None = None) -> LessonError:

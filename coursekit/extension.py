@@ -22,7 +22,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit import engine, guard, pages, scan, shown, widgets
+from coursekit import engine, guard, pages, scan, shown, stamps, widgets
 
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
@@ -61,16 +61,13 @@ class _Pages:
     """The page files under docs/, to find which one a builder is converting."""
 
     def __init__(self) -> None:
-        self.seen: dict[Path, tuple[float, str]] = {}
+        self.seen = stamps.Remembered()  # page -> its text
 
     def locate(self, root: Path, text: str) -> tuple[str, int, str]:
         """(path, line of the text's first line, front matter) of the page holding `text`."""
         best = None
         for path in sorted((root / "docs").rglob("*.md")):
-            stamp = path.stat().st_mtime
-            if path not in self.seen or self.seen[path][0] != stamp:
-                self.seen[path] = (stamp, path.read_text(encoding="utf-8"))
-            full = self.seen[path][1]
+            full = self.seen.get(path, lambda p: p.read_text(encoding="utf-8"))
             fm, fm_lines, body = scan.front_matter(full)
             if body == text or body.strip() == text.strip():
                 offset = body.find(text.strip()[:200]) if body != text else 0

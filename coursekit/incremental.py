@@ -25,11 +25,19 @@ from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from coursekit import crossref
+from coursekit import crossref, stamps
 from coursekit.engine import session_of
 
 REFERENCE = re.compile(r'--8<--\s*"([^"]+)"|\bfile="([^"]+)"')
 STRUCTURE = ("mkdocs.yml", "overrides", "coursekit", "templates")
+_content = stamps.Remembered()  # file -> digest of its bytes
+
+
+def _sha(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
 
 
 class _QuietDirtyWarning(logging.Filter):
@@ -68,7 +76,7 @@ class Builder:
             path = self.root / name
             for file in sorted([path] if path.is_file() else path.rglob("*") if path.is_dir() else []):
                 if file.is_file() and "__pycache__" not in file.parts:
-                    h.update(f"{file.relative_to(self.root)} {file.stat().st_mtime_ns}\n".encode())
+                    h.update(f"{file.relative_to(self.root)} {_content.get(file, _sha)}\n".encode())
         for file in sorted((self.root / "docs").rglob("*")):
             h.update(f"{file.relative_to(self.root)}\n".encode())  # pages added or removed
         return h.hexdigest()

@@ -35,6 +35,10 @@ from pathlib import Path
 WATCHED = ("docs", "lessons", "tinylm", "snippets", "overrides", "coursekit", "templates", "mkdocs.yml")
 WRITE_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "shutil.rmtree", "shutil.move", "os.truncate",
                 "os.symlink", "os.link", "os.chmod", "os.utime"}
+# The build's own state (its cache, its sealing key): lesson code may neither read nor write it.
+BUILD_STATE = (".cache",)
+# Another program would run without these rules (it could read the key, or write anything).
+SPAWN_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "pty.spawn"}
 
 
 def zygote(root: str, fd: int) -> None:
@@ -266,31 +270,39 @@ READ: set[str] = set()  # data files under lessons/ and tinylm/ the lesson's cod
 
 
 def _refuse_writes(root: Path) -> None:
-    """An audit hook: opening a watched file for writing, or changing a watched folder, fails;
-    files read under lessons/ and tinylm/ are noted, so the cache depends on them too."""
+    """An audit hook: opening a watched file for writing, or changing a watched folder, fails; so
+    does touching the build's own state at all and starting another program. Files read under
+    lessons/ and tinylm/ are noted, so the cache depends on them too."""
     watched = [str(root / name) for name in WATCHED]
+    state = [str(root / name) for name in BUILD_STATE]
 
-    def inside(path) -> bool:
+    def inside(path, folders) -> bool:
         try:
             full = os.path.abspath(os.fspath(path))
         except TypeError:
             return False
-        return any(full == w or full.startswith(w + os.sep) for w in watched)
+        return any(full == w or full.startswith(w + os.sep) for w in folders)
 
     sources = [str(root / "lessons") + os.sep, str(root / "tinylm") + os.sep]
 
+    def writes(event: str, args) -> bool:
+        if event == "open" and len(args) >= 2 and isinstance(args[1], str):
+            return any(c in args[1] for c in "wax+")
+        if event == "open" and len(args) >= 3 and isinstance(args[2], int):
+            return bool(args[2] & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+        return event in WRITE_EVENTS
+
     def hook(event: str, args) -> None:
+        if event in SPAWN_EVENTS:
+            raise PermissionError(f"构建时运行的代码不能启动别的程序：{args[0] if args else event}")
+        if (event == "open" or event in WRITE_EVENTS or event in ("os.listdir", "os.scandir")) and args \
+                and inside(args[0], state):
+            raise PermissionError(f"构建时运行的代码不能读写构建自己的缓存：{args[0]}")
         if event == "open" and isinstance(args[0], str) and args[0].startswith(tuple(sources)) \
                 and not args[0].endswith((".py", ".pyc")) and (args[1] in (None, "r", "rb")):
             READ.add(os.path.relpath(args[0], root))
-        if event == "open" and len(args) >= 2 and isinstance(args[1], str) and any(c in args[1] for c in "wax+"):
-            if inside(args[0]):
-                raise PermissionError(f"构建时运行的代码不能写入受监视的源文件夹：{args[0]}")
-        elif event == "open" and len(args) >= 3 and isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
-            if inside(args[0]):
-                raise PermissionError(f"构建时运行的代码不能写入受监视的源文件夹：{args[0]}")
-        elif event in WRITE_EVENTS and args and inside(args[0]):
-            raise PermissionError(f"构建时运行的代码不能改动受监视的源文件夹：{args[0]}")
+        if writes(event, args) and args and inside(args[0], watched):
+            raise PermissionError(f"构建时运行的代码不能写入受监视的源文件夹：{args[0]}")
 
     sys.addaudithook(hook)
 

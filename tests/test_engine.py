@@ -100,6 +100,10 @@ def test_independent_lessons_run_at_the_same_time(root, tmp_path):
     ("import os\nprint('before')\nos._exit(7)\n", "意外退出（退出码 7）", None),
     ("print('x' * 200_000)\n", "打印超过 100000 个字符的上限", 1),
     ("open('docs/made-by-a-lesson.md', 'w').write('x')\n", "不能写入受监视的源文件夹", 1),
+    ("x = 1\nopen('.cache/coursekit/runs/lessons.other.json', 'w').write('{}')\n", "不能读写构建自己的缓存", 2),
+    ("x = open('.cache/coursekit/seal.key', 'rb').read()\n", "不能读写构建自己的缓存", 1),
+    ("import subprocess\nsubprocess.run(['true'])\n", "不能启动别的程序", 2),
+    ("import os\nos.system('true')\n", "不能启动别的程序", 2),
     ("x = 1\nwhile True:\n    x += 1\n", "超过时间上限 2 秒", 3),
     ("x = 2 / 3\nprint('约', round(x, 4), '（即 2/3）')\n", "打印的 2/3 是写死的（「约 … （即 2/3）」）", 2),
 ])
@@ -242,3 +246,22 @@ def test_a_page_without_blocks_reports_a_failing_experiment_below_its_title(tmp_
     err = engine.LessonError("核对失败", ("lessons/lX/one.py", 3))
     assert extension.failure_line(tmp_path, "# 99｜标题\n\n第一段正文。\n", 5, err) == 7
     assert extension.failure_line(tmp_path, "\n# 99｜标题\n", 5, err) == 6  # nothing below it: the title it is
+
+
+def test_a_record_rewritten_outside_the_build_is_run_again_never_shown(root):
+    """The poisoning a probe found: a lesson's recorded run rewritten (here by the test, as any
+    process outside the build could) to show 9.9999 where the code computes 6. The record no longer
+    verifies, so the lesson runs again and the true output is shown; so for one cut short, or copied
+    over another lesson's record."""
+    assert runs(root, [A, C])[A].files[0].output() == "x = 6\n"
+    record = root / f".cache/coursekit/runs/lessons.{A}.json"
+    seal, _, body = record.read_text(encoding="utf-8").partition("\n")
+    record.write_text(seal + "\n" + body.replace("x = 6", "x = 9.9999"), encoding="utf-8")
+    again = runs(root, [A])[A]
+    assert again.executed and again.files[0].output() == "x = 6\n"
+    for tamper in (lambda text: text[: len(text) // 2],
+                   lambda text: (root / f".cache/coursekit/runs/lessons.{C}.json").read_text(encoding="utf-8")):
+        record.write_text(tamper(record.read_text(encoding="utf-8")), encoding="utf-8")
+        run = runs(root, [A])[A]
+        assert run.executed and run.files[0].output() == "x = 6\n"
+    assert not runs(root, [A])[A].executed  # what the build wrote itself is used
