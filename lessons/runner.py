@@ -31,6 +31,10 @@ class OutputLimitExceeded(Exception):
     """打印得太多：页面放不下，多半是循环里忘了删的 print。"""
 
 
+class UnencodableOutput(Exception):
+    """打印的文字里有 UTF-8 写不出来的字符（孤立的代理项）：页面和笔记本都存不下它。"""
+
+
 @dataclass
 class Statement:
     first: int  # 顶层语句的首行与末行（从 1 数起）
@@ -51,7 +55,8 @@ class FileRun:
 
 
 class Capture(io.TextIOBase):
-    """收集打印；echo 时同时照常打印出来。超过上限就在打印处报错。"""
+    """收集打印；echo 时同时照常打印出来。超过上限、或有写不出来的字符，就在打印处报错。
+    取走的打印是读者看得见的样子（见 visible）；echo 给终端的是原样。"""
 
     def __init__(self, limit: int = OUTPUT_LIMIT, echo=None) -> None:
         self.parts: list[str] = []
@@ -61,6 +66,7 @@ class Capture(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
+        _check_encodable(text)
         self.size += len(text)
         if self.size > self.limit:
             raise OutputLimitExceeded(f"打印超过 {self.limit} 个字符的上限")
@@ -71,7 +77,41 @@ class Capture(io.TextIOBase):
 
     def take(self) -> str:
         text, self.parts = "".join(self.parts), []
-        return text
+        return visible(text)  # 整段一起整理：一个控制序列、一行进度条可能分几次写出
+
+
+# 终端的控制序列：CSI（ESC [ … 结束字节：颜色、光标移动、清行）、
+# OSC 等字符串序列（ESC ] … 以 BEL 或 ESC \ 结束：窗口标题、超链接），其余的 ESC 序列（保存光标、切换字符集）
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-OQ-WYZ\\`-~]")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # 制表符和换行以外的控制字符（C0、DEL、C1）
+SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def visible(text: str) -> str:
+    """打印在页面上的样子：去掉终端的控制序列；回车按终端的样子处理（一行只留最后一次重写的内容）；
+    其余控制字符写成看得见的转义（NUL 写成 \\x00），不原样进页面。例：'\\x1b[31m红\\x1b[0m' → '红'。（示意）"""
+    text = ANSI.sub("", text)
+    text = "\n".join(_rewritten(line) for line in text.split("\n"))
+    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _rewritten(line: str) -> str:
+    """一行里最后一次重写的内容：进度条 '10%\\r50%\\r100%' 只留 '100%'。（示意）
+    回车后面没有字（行尾的 \\r、Windows 的 \\r\\n）不算重写。"""
+    return next((part for part in reversed(line.split("\r")) if part), "")
+
+
+def _check_encodable(text: str) -> None:
+    """孤立的代理项写不成 UTF-8：在打印它的那一行报错，说出是哪个字符。"""
+    found = SURROGATE.search(text)
+    if found is None:
+        return
+    code = ord(found.group())
+    why = "孤立的代理项"
+    if 0xDC80 <= code <= 0xDCFF:  # errors="surrogateescape" 把解不开的每个字节写成 U+DC00 加上这个字节
+        why += f"，多半是按 UTF-8 解不开的字节 0x{code - 0xDC00:02X}"
+    raise UnencodableOutput(f"打印的文字里有无法编码的字符 U+{code:04X}（{why}）；页面和笔记本按 UTF-8 保存，"
+                            f"先把它换成正常的文字（比如解码时用 errors=\"replace\"）再打印")
 
 
 def experiments(package: str) -> list[tuple[str, str]]:
