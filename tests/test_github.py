@@ -1,10 +1,16 @@
 """The GitHub workflows and templates, checked offline: pinned, least privilege, fork-safe."""
 
+import io
 import json
+import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
+import urllib.error
+import zipfile
+import zlib
 
 import pytest
 import yaml
@@ -283,7 +289,10 @@ class FakeGitHub:
         self.main_runs, self.pr_runs, self.pulls, self.artifacts, self.comments = [], {}, [], {}, []
 
     def successful_runs(self, **query):
-        return self.main_runs if query.get("event") == "push" else self.pr_runs.get(query["head_sha"], [])
+        runs = self.main_runs if query.get("event") == "push" else self.pr_runs.get(query["head_sha"], [])
+        if isinstance(runs, Exception):
+            raise runs
+        return runs
 
     def open_pulls(self):
         return self.pulls
@@ -292,7 +301,11 @@ class FakeGitHub:
         src = self.artifacts.get((run_id, name))
         if src is None:
             return False
-        shutil.copytree(src, dest, symlinks=True)
+        if isinstance(src, bytes):  # a zip, downloaded: what GitHub.artifact does with it
+            dest.mkdir(parents=True)
+            pages.extract(src, dest, limit)
+        else:
+            shutil.copytree(src, dest, symlinks=True)
         return True
 
     def comment(self, number, body):
@@ -359,7 +372,9 @@ def test_the_publisher_reconciles_gh_pages_and_keeps_one_commit(tmp_path, remote
                    for f in files)  # "006" is not PR 6; a symlink; a run from another fork; the old leftover
     assert branch(remote, "show", "gh-pages:index.html") == "main v1"
     assert branch(remote, "rev-list", "--count", "gh-pages").strip() == "1"
-    assert [n for n, _ in gh.comments] == [5] and "https://o.github.io/r/pr-preview/pr-5/" in gh.comments[0][1]
+    comments = dict(gh.comments)  # the refused are told why; PR 9's run is not its own, so not its data
+    assert sorted(comments) == [5, 6, 8] and "https://o.github.io/r/pr-preview/pr-5/" in comments[5]
+    assert "站点预览未发布" in comments[6] and "is not PR 6" in comments[6] and "not a regular file" in comments[8]
 
     # Two things happen while no publisher runs (their runs were cancelled while pending): main moves
     # on, PR 5 closes, PR 7 opens. The next run publishes all of it.
@@ -405,3 +420,132 @@ def test_no_main_site_means_no_publishing(tmp_path):
     env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
     assert pages.reconcile(FakeGitHub(), "o/r", str(bare), env, "https://o.github.io/r/", tmp_path / "w") == 1
     assert branch(bare, "rev-parse", "gh-pages") is None
+
+
+# --- one pull request's hostile data costs that pull request its preview, nothing more -------------
+
+@pytest.fixture(autouse=True)
+def no_job_summary(monkeypatch):
+    """The publisher writes a job summary when GitHub gives it one; these tests' runs must not."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
+def zipped(files):
+    """An artifact's zip as GitHub serves it, written by zipfile: name (a folder ends in /) to bytes."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def raw_zip(*members):
+    """A zip written field by field, to tell the lies zipfile would not: (name, data, fields to override)."""
+    body, central = b"", b""
+    for name, data, lies in members:
+        name = name if isinstance(name, bytes) else name.encode()
+        f = {"flags": 0, "method": 0, "crc": zlib.crc32(data), "csize": len(data), "size": len(data), **lies}
+        fields = (f["flags"], f["method"], 0, 0, f["crc"], f["csize"], f["size"], len(name))
+        central += struct.pack("<4s2H4H3L5H2L", b"PK\x01\x02", 20, 20, *fields, 0, 0, 0, 0, 0, len(body)) + name
+        body += struct.pack("<4sH4H3L2H", b"PK\x03\x04", 20, *fields, 0) + name + data
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(body), 0)
+    return body + central + end
+
+
+def test_the_hand_written_zip_is_a_zip():
+    assert zipfile.ZipFile(io.BytesIO(raw_zip(("index.html", b"pr 6", {})))).read("index.html") == b"pr 6"
+
+
+def long_path(tmp_path):
+    """A name that fits where the run extracts the artifact, but not where it assembles gh-pages."""
+    room = 4095 - len(str(tmp_path / "w/pr-6-16/site")) - 1  # PATH_MAX, its NUL excluded
+    parents = ["d" * 199] * ((room - 1) // 200)
+    return "/".join(parents + ["f" * (room - 200 * len(parents))])
+
+
+PAGE = b"pr 6 page"
+HOSTILE = {  # PR 6's run 16: its artifacts ("preview", "site") or its run, and what its comment names
+    "not a zip": (lambda t, s: {"preview": b"<html>not a zip</html>"}, "BadZipFile"),
+    "bad CRC": (lambda t, s: {"site": raw_zip(("index.html", PAGE, {"crc": zlib.crc32(PAGE) ^ 1}))}, "BadZipFile"),
+    "size shorter than the data": (lambda t, s: {"site": raw_zip(("index.html", PAGE, {"csize": 4, "size": 4}))},
+                                   "BadZipFile"),
+    "size longer than the data": (lambda t, s: {"site": raw_zip(("index.html", PAGE, {"csize": 900, "size": 900}))},
+                                  "Error"),
+    "unknown compression method": (lambda t, s: {"site": raw_zip(("index.html", PAGE, {"method": 77}))},
+                                   "NotImplementedError"),
+    "invalid UTF-8 name": (lambda t, s: {"site": raw_zip(("index.html", PAGE, {}), (b"\xff\xfe.html", b"x",
+                                                                                      {"flags": 0x800}))},
+                           "UnicodeDecodeError"),
+    "preview.json 2000 deep": (lambda t, s: {"preview": "[" * 2000 + "]" * 2000}, "preview.json: not JSON"),
+    "its runs cannot be listed": (lambda t, s: {"runs": urllib.error.URLError("timed out")}, "URLError"),
+    "a folder git refuses": (lambda t, s: {"site": zipped({"index.html": PAGE, ".git /config": b"x"})}, ".git "),
+    "a .gitattributes that fails git add": (lambda t, s: {"site": zipped({
+        "index.html": PAGE, "a/.gitattributes": b"* working-tree-encoding=NO-SUCH\n"})}, ".gitattributes"),
+    "folders 600 deep": (lambda t, s: {"site": zipped({"index.html": PAGE, "a/" * 600 + "f": b"x"})}, "deep"),
+    "a path too long to copy": (lambda t, s: {"site": zipped({"index.html": PAGE, long_path(t): b"x"})}, "long"),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_one_pull_requests_hostile_data_drops_only_its_preview(tmp_path, remote, monkeypatch, case):
+    build, named = HOSTILE[case]
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
+    gh, s5, s6 = FakeGitHub(), "5" * 40, "6" * 40
+    gh.main_runs = [run_of(1, "m" * 40)]
+    gh.artifacts[(1, "site")] = site(tmp_path / "a/main", "main v1")
+    gh.pulls = [pull(5, s5, "2026-01-05"), pull(6, s6, "2026-01-06", "fork/r")]
+    gh.pr_runs = {s5: [run_of(15, s5)], s6: [run_of(16, s6, "fork/r")]}
+    gh.artifacts.update({(15, "preview"): describe(tmp_path / "a/d15", "5", s5),
+                         (15, "site"): zipped({"index.html": b"pr 5", "css/": b"", "css/a.css": b"x"}),
+                         (16, "preview"): describe(tmp_path / "a/d16", "6", s6),
+                         (16, "site"): zipped({"index.html": PAGE})})
+    hostile = build(tmp_path, s6)
+    if "runs" in hostile:
+        gh.pr_runs[s6] = hostile.pop("runs")
+    if isinstance(hostile.get("preview"), str):
+        (tmp_path / "a/d16/preview.json").write_text(hostile.pop("preview"))
+    gh.artifacts.update({(16, name): data for name, data in hostile.items()})
+
+    assert pages.reconcile(gh, "o/r", str(remote), env, "https://o.github.io/r/", tmp_path / "w") == 0
+    files = set(branch(remote, "ls-tree", "-r", "--name-only", "gh-pages").split())
+    assert branch(remote, "show", "gh-pages:index.html") == "main v1"
+    assert branch(remote, "show", "gh-pages:pr-preview/pr-5/index.html") == "pr 5"
+    assert "pr-preview/pr-5/css/a.css" in files
+    assert not any(f.startswith("pr-preview/pr-6/") for f in files)
+    comments = dict(gh.comments)
+    assert sorted(comments) == [5, 6] and "pr-preview/pr-5/" in comments[5]
+    assert comments[6].startswith("站点预览未发布") and named in comments[6], comments[6]
+    text = summary.read_text(encoding="utf-8")
+    assert "PR #6" in text and named in text and "PR #5" not in text, text
+
+
+def test_json_from_a_pull_request_is_refused_before_it_is_nested_too_deep():
+    assert pages.parse_json('{"a": "[[{{\\"]]", "b": [[1]]}', max_nesting=3) == {"a": '[[{{"]]', "b": [[1]]}
+    deep = '[[["]]]", [1]]]]'  # 4 deep, its string's ]]] notwithstanding
+    for text in ["[" * 4 + "]" * 4, '{"a": [{"b": [1]}]}', "[" * 2000, deep]:
+        with pytest.raises(ValueError):
+            pages.parse_json(text, max_nesting=3)
+    with pytest.raises(ValueError):
+        pages.parse_json("[" * 2000 + "]" * 2000)  # the default bound, long before json.loads would recurse
+
+
+def test_the_file_limit_counts_files_not_folders(tmp_path):
+    limit = pages.MAX_FILES
+    folders = {"f/": b"", "f/g/": b""}
+    full = {"index.html": b"i", **folders, **{f"f/g/{i}": b"" for i in range(limit - 1)}}
+    pages.extract(zipped(full), tmp_path / "full")  # exactly the limit, and folders
+    assert pages.site_cost(tmp_path / "full") == limit * pages.BLOCK
+    with pytest.raises(pages.Unsafe, match="too big"):
+        pages.extract(zipped({**full, "f/one-more": b""}), tmp_path / "over")
+    (tmp_path / "full/f/one-more").write_bytes(b"")
+    with pytest.raises(pages.Unsafe, match=f"more than {limit} files"):
+        pages.site_cost(tmp_path / "full")
+
+
+def test_the_readme_states_the_publishers_bounds():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"{pages.MAX_FILES:,} files (empty files count too; folders do not" in readme
+    assert f"bounded apart, at {pages.MAX_FILES:,})" in readme
+    assert f"deeper than {pages.MAX_DEPTH} levels or longer than {pages.MAX_PATH:,} bytes" in " ".join(readme.split())

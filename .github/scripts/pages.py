@@ -9,7 +9,9 @@ nothing; the next one:
   commit, or keeps its published preview; the CI run's artifacts are hostile data (a pull
   request's CI runs the pull request's own ci.yml): the preview description must name the API's
   own PR number in canonical form and the head commit, and the site must hold only regular files
-  and folders, within a size and a file-count limit;
+  and folders, within a size and a file-count limit; whatever goes wrong with one pull request's
+  data costs that pull request its preview (said in its comment and the job summary), never the
+  run, main's site or another preview;
 - drops the previews of closed pull requests and, over the total cap, the least recently updated;
 - writes .nojekyll (no Jekyll over anyone's files) and a manifest, and force-pushes the tree as a
   single orphan commit, leased on the commit it read, so the branch never grows a history.
@@ -42,8 +44,11 @@ MB = 1024 * 1024
 PREVIEW_LIMIT = 200 * MB  # one preview
 TOTAL_LIMIT = 500 * MB  # all previews together (GitHub Pages sites are limited to 1 GB)
 MAX_PREVIEWS = 20
-MAX_FILES = 20_000  # per site
+MAX_FILES = 20_000  # per site, and as many folders
+MAX_DEPTH = 32  # folders in a path: shutil.copytree recurses once per level
+MAX_PATH = 1024  # bytes of a path inside a site, far under PATH_MAX wherever the site is copied
 MAX_DESCRIPTION = 4096  # bytes of preview.json
+MAX_NESTING = 32  # of JSON read from a branch or a pull request: json.loads recurses once per level
 CI_WORKFLOW = ".github/workflows/ci.yml"
 
 
@@ -60,21 +65,37 @@ def canonical_number(value: object) -> int | None:
     return None
 
 
+def check_name(rel: str, name: str) -> None:
+    """Unsafe unless git can add `rel` (whose last part is `name`) and shutil can copy it anywhere."""
+    # .git, what git refuses as one (core.protectNTFS), and the files it reads: a .gitattributes can make
+    # `git add` fail (working-tree-encoding), a .gitignore hide files
+    if re.fullmatch(r"(\.git(attributes|ignore|modules)?|git~1)[. ]*(:.*)?", name, re.IGNORECASE | re.DOTALL):
+        raise Unsafe(f"{rel!r}: a .git entry or a file git reads")
+    if rel.count("/") >= MAX_DEPTH:
+        raise Unsafe(f"{rel[:80]!r}...: deeper than {MAX_DEPTH} levels")
+    if len(os.fsencode(rel)) > MAX_PATH:
+        raise Unsafe(f"{rel[:80]!r}...: a path longer than {MAX_PATH} bytes")
+
+
 def site_cost(root: Path, limit: int = PREVIEW_LIMIT, max_files: int = MAX_FILES) -> int:
-    """Bytes a site costs (each file rounded up to whole blocks); Unsafe unless it is a plain site."""
+    """Bytes a site costs (each file rounded up to whole blocks); Unsafe unless it is a plain site.
+
+    At most `max_files` files (folders are not files) and as many folders."""
     if root.is_symlink() or not root.is_dir():
         raise Unsafe(f"{root.name}: not a folder")
     if not (root / "index.html").is_file() or (root / "index.html").is_symlink():
         raise Unsafe("no index.html")
-    total = files = 0
+    total = files = folders = 0
     for dirpath, dirnames, filenames in os.walk(root):
         for name in dirnames + filenames:
             path = Path(dirpath) / name
             mode = path.lstat().st_mode
             rel = path.relative_to(root).as_posix()
-            if name.lower() == ".git":
-                raise Unsafe(f"{rel}: a .git entry")
+            check_name(rel, name)
             if stat.S_ISDIR(mode):
+                folders += 1
+                if folders > max_files:
+                    raise Unsafe(f"more than {max_files} folders")
                 continue
             if not stat.S_ISREG(mode):
                 raise Unsafe(f"{rel}: not a regular file or folder")
@@ -87,13 +108,30 @@ def site_cost(root: Path, limit: int = PREVIEW_LIMIT, max_files: int = MAX_FILES
     return total
 
 
+def parse_json(text: str, max_nesting: int = MAX_NESTING):
+    """json.loads, but ValueError for arrays and objects nested deeper than `max_nesting`, before parsing."""
+    depth, in_string, escaped = 0, False, False
+    for c in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (c == "\\", c != '"')
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > max_nesting:
+                raise ValueError(f"JSON nested more than {max_nesting} deep")
+        elif c in "]}":
+            depth -= 1
+    return json.loads(text)
+
+
 def read_description(path: Path, number: int, head_sha: str) -> None:
     """The CI run's preview.json must describe a deploy of PR `number` (the API's) at `head_sha`."""
     if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_DESCRIPTION:
         raise Unsafe("preview.json: missing, not a regular file, or too big")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
+        data = parse_json(path.read_text(encoding="utf-8"))
+    except ValueError:  # UnicodeDecodeError included
         raise Unsafe("preview.json: not JSON") from None
     if not isinstance(data, dict):
         raise Unsafe("preview.json: not an object")
@@ -154,7 +192,7 @@ def assemble(out: Path, main_site: Path, main_sha: str, kept: list[Preview]) -> 
 
 def read_manifest(tree: Path | None) -> dict:
     try:
-        data = json.loads((tree / MANIFEST).read_text(encoding="utf-8")) if tree else {}
+        data = parse_json((tree / MANIFEST).read_text(encoding="utf-8")) if tree else {}
     except (OSError, ValueError):
         data = {}
     if not isinstance(data, dict) or not isinstance(data.get("previews"), dict):
@@ -166,7 +204,8 @@ def extract(archive: bytes, dest: Path, limit: int = PREVIEW_LIMIT) -> None:
     """An artifact's zip into `dest`: plain files only, no path leaving `dest`, within `limit`."""
     with zipfile.ZipFile(io.BytesIO(archive)) as z:
         infos = z.infolist()
-        if sum(i.file_size for i in infos) > limit or len(infos) > MAX_FILES:
+        files = sum(not i.is_dir() for i in infos)  # the limit counts files; folders have their own
+        if sum(i.file_size for i in infos) > limit or files > MAX_FILES or len(infos) - files > MAX_FILES:
             raise Unsafe("artifact too big")
         for info in infos:
             name = PurePosixPath(info.filename)
@@ -354,34 +393,17 @@ def reconcile(gh: GitHub, repo: str, remote: str, env: dict, base: str, work: Pa
         return 1
 
     # previews: every open pull request's newest successful build of its head, or its published one
-    previews, open_numbers = [], set()
+    previews, open_numbers, problems = [], set(), {}
     for pr in gh.open_pulls():
-        number, sha = pr["number"], pr["head"]["sha"]
+        number = pr["number"]
         open_numbers.add(number)
-        head_repo = (pr["head"].get("repo") or {}).get("full_name")
-        published = manifest["previews"].get(str(number), {})
-        old = tree / PREVIEWS / f"pr-{number}" if tree else None
-        found = None
-        if published.get("head_sha") != sha and head_repo:
-            for run in gh.successful_runs(event="pull_request", head_sha=sha):
-                if run["head_sha"] != sha or run["head_repository"]["full_name"] != head_repo:
-                    continue
-                dest = work / f"pr-{number}-{run['id']}"
-                try:
-                    if not gh.artifact(run["id"], "preview", dest / "description", MAX_DESCRIPTION):
-                        continue
-                    read_description(dest / "description/preview.json", number, sha)
-                    if not gh.artifact(run["id"], "site", dest / "site", PREVIEW_LIMIT):
-                        continue
-                    found = Preview(number, sha, pr["updated_at"], dest / "site", site_cost(dest / "site"), new=True)
-                    break
-                except Unsafe as err:
-                    print(f"::warning::PR #{number}, run {run['id']}: not published: {err}")
-        if found is None and old is not None and old.is_dir() and published:
-            try:
-                found = Preview(number, published.get("head_sha", ""), pr["updated_at"], old, site_cost(old))
-            except Unsafe as err:
-                print(f"::warning::PR #{number}: published preview dropped: {err}")
+        try:
+            found, problem = pull_preview(gh, pr, manifest, tree, work)
+        except Exception as err:  # whatever one PR's data breaks costs only its preview
+            found, problem = None, reason(err)
+            print(f"::warning::PR #{number}: not published: {problem}")
+        if problem:
+            problems[number] = problem
         if found:
             previews.append(found)
     for number in manifest["previews"]:  # published, now closed: dropped by choose()
@@ -399,13 +421,86 @@ def reconcile(gh: GitHub, repo: str, remote: str, env: dict, base: str, work: Pa
         print(f"dropped the preview of PR #{number}: {why}")
 
     try:
-        comment(gh, base, choice, manifest)
+        summarize(env, f"gh-pages is now `{sha[:12]}`: main `{(main_sha or '?')[:12]}`, previews {kept}.",
+                  choice, problems)
+    except OSError as err:  # the site is published; the summary repeats the log
+        print(f"::warning::could not write the job summary: {err}")
+    try:
+        comment(gh, base, choice, manifest, problems)
     except (urllib.error.URLError, OSError) as err:  # the site is published; a comment is a courtesy
         print(f"::warning::could not comment on a pull request: {err}")
     return 0
 
 
-def comment(gh: GitHub, base: str, choice: Choice, manifest: dict) -> None:
+def pull_preview(gh: GitHub, pr: dict, manifest: dict, tree: Path | None,
+                 work: Path) -> tuple[Preview | None, str]:
+    """The PR's newest fit build of its head, else its published preview; and why a build was refused, or ""."""
+    number, sha = pr["number"], pr["head"]["sha"]
+    published = manifest["previews"].get(str(number), {})
+    problem = ""
+    if published.get("head_sha") != sha:
+        found, problem = newest_build(gh, pr, work)
+        if found:
+            return found, ""
+    old = tree / PREVIEWS / f"pr-{number}" if tree else None
+    if old is not None and old.is_dir() and published:
+        try:
+            return Preview(number, published.get("head_sha", ""), pr["updated_at"], old, site_cost(old)), problem
+        except Unsafe as err:
+            print(f"::warning::PR #{number}: published preview dropped: {err}")
+    return None, problem
+
+
+def newest_build(gh: GitHub, pr: dict, work: Path) -> tuple[Preview | None, str]:
+    """The preview of the PR head's newest successful CI run fit to publish; why the last unfit one was not."""
+    number, sha = pr["number"], pr["head"]["sha"]
+    head_repo = (pr["head"].get("repo") or {}).get("full_name")
+    problem = ""
+    for run in gh.successful_runs(event="pull_request", head_sha=sha) if head_repo else []:
+        if run["head_sha"] != sha or (run.get("head_repository") or {}).get("full_name") != head_repo:
+            continue  # not a build of this head from this head's repository (null: a deleted fork)
+        try:
+            found = run_preview(gh, run, pr, work / f"pr-{number}-{run['id']}")
+        except Exception as err:  # the artifacts are the PR's data; an older run may still do
+            problem = f"run {run['id']}: {reason(err)}"
+            print(f"::warning::PR #{number}, run {run['id']}: not published: {reason(err)}")
+            continue
+        if found:
+            return found, ""
+    return None, problem
+
+
+def run_preview(gh: GitHub, run: dict, pr: dict, dest: Path) -> Preview | None:
+    """One CI run's preview of `pr`, checked; None if its artifacts are gone."""
+    number, sha = pr["number"], pr["head"]["sha"]
+    if not gh.artifact(run["id"], "preview", dest / "description", MAX_DESCRIPTION):
+        return None
+    read_description(dest / "description/preview.json", number, sha)
+    if not gh.artifact(run["id"], "site", dest / "site", PREVIEW_LIMIT):
+        return None
+    return Preview(number, sha, pr["updated_at"], dest / "site", site_cost(dest / "site"), new=True)
+
+
+def reason(err: BaseException) -> str:
+    """Why a PR's data was refused, as one short line of plain text: its words may be the PR's own."""
+    text = str(err)
+    if not isinstance(err, Unsafe):
+        text = f"{type(err).__name__}: {text}" if text else type(err).__name__
+    return " ".join(text.split()).replace("`", "'")[:300]
+
+
+def summarize(env: dict, published: str, choice: Choice, problems: dict[int, str]) -> None:
+    """The run in the job summary (Markdown), when GitHub gives the step one."""
+    path = env.get("GITHUB_STEP_SUMMARY")
+    if not path:
+        return
+    lines = [f"- PR #{n}: not published: `{why}`" for n, why in sorted(problems.items())]
+    lines += [f"- PR #{n}: preview dropped: {why}" for n, why in sorted(choice.dropped.items())]
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("\n".join(["### Pages", "", published, "", *lines]) + "\n")
+
+
+def comment(gh: GitHub, base: str, choice: Choice, manifest: dict, problems: dict[int, str]) -> None:
     for p in choice.kept:
         if p.new:
             gh.comment(p.number, f"**站点预览**：{base}{PREVIEWS}/pr-{p.number}/\n\n"
@@ -415,6 +510,10 @@ def comment(gh: GitHub, base: str, choice: Choice, manifest: dict) -> None:
         if str(number) in manifest["previews"]:
             text = "PR 已关闭" if why == "closed" else f"所有预览的总大小或数量超过上限（{why}），最久没有更新的先撤下"
             gh.comment(number, f"站点预览已删除：{text}。")
+    kept = {p.number for p in choice.kept}
+    for number, why in problems.items():  # last: what this PR's newest build needs fixing
+        state = "未更新（仍是之前发布的预览）" if number in kept else "未发布"
+        gh.comment(number, f"站点预览{state}：本 PR 的 CI 构建结果不能发布（`{why}`）。")
 
 
 if __name__ == "__main__":
