@@ -40,6 +40,7 @@ from coursekit import stamps
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
 AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
+SITE = "site"  # the session of blocks on pages of no lesson: they run in a worker with no lesson run
 FORMAT = 4  # bump when the cache layout, or what a recorded run has passed, changes
 
 
@@ -98,6 +99,9 @@ def find_lessons(root: Path) -> dict[str, Lesson]:
             input_changes=tuple(tuple(c) for c in names.get("INPUT_CHANGES", ())),
         )
     return found
+
+
+SITE_LESSON = Lesson(package="", number="", title="网站的页面", experiments=[])
 
 
 def session_of(page: str) -> str | None:
@@ -317,7 +321,11 @@ class Build:
         with self._lock:
             futures = dict(self._runs)
         ran = [s for s, f in futures.items() if f.done() and not f.exception() and f.result().executed]
-        return [self.lessons[s] for s in sorted(ran, key=lambda s: (len(s), s))]
+        return [self.lessons[s] for s in sorted(ran, key=lambda s: (len(s), s)) if s in self.lessons]
+
+    def lesson(self, session: str) -> Lesson:
+        """The lesson of a session; SITE: the pages of no lesson (nothing runs before their blocks)."""
+        return SITE_LESSON if session == SITE else self.lessons[session]
 
     def _future(self, session: str) -> Future:
         with self._lock:
@@ -326,9 +334,11 @@ class Build:
             return self._runs[session]
 
     def _record_path(self, lesson: Lesson) -> Path:
-        return self.cache / "runs" / f"{lesson.package}.json"
+        return self.cache / "runs" / f"{lesson.package or SITE}.json"
 
     def _own_files(self, lesson: Lesson) -> list[str]:
+        if not lesson.package:
+            return []
         return [f"{lesson.folder}/__init__.py"] + [f"{lesson.folder}/{n}.py" for n, _ in lesson.experiments]
 
     def _cached(self, lesson: Lesson) -> Run | None:
@@ -344,7 +354,7 @@ class Build:
         return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
 
     def _run(self, session: str) -> Run:
-        lesson = self.lessons[session]
+        lesson = self.lesson(session)
         cached = self._cached(lesson)
         if cached is not None:
             return cached  # its files were scanned for typed numbers when it was recorded
@@ -384,6 +394,8 @@ class Build:
         """Numbers the lesson's code would print as typed text instead of computing them."""
         from coursekit import printed
 
+        if not lesson.package:
+            return None
         lines = []  # (file, line, the guard's words for it)
         for path in sorted((self.root / lesson.folder).glob("*.py")):
             rel = path.relative_to(self.root).as_posix()
@@ -428,6 +440,8 @@ class Build:
         blocks, in the order the page will ask for them, into the caches the page reads."""
         from coursekit import guard, scan, widgets
 
+        if not run.lesson.package:
+            return
         page = next(iter(sorted((self.root / "docs/lessons").glob(f"{run.lesson.number}-*.md"))), None)
         if page is None:
             return
@@ -480,7 +494,7 @@ class Build:
             seal, _, body = path.read_text(encoding="utf-8").partition("\n")
         except (OSError, ValueError):
             return {}
-        if not hmac.compare_digest(seal, self._seal(path, body)):
+        if not hmac.compare_digest(seal.encode(), self._seal(path, body).encode()):  # any text, not only hex
             return {}
         try:
             data = json.loads(body)

@@ -155,6 +155,10 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
     while i < len(lines):
         line, m = lines[i], INCLUDE.match(lines[i])
         specs, indent, end = [], "", i
+        if m and _included(state.root, m["spec"]) is None:  # reported here: snippets would stop the build
+            out.append(m["indent"] + _missing(state, path, first + i, [m["spec"]]))
+            i += 1
+            continue
         fence = fence_of.get(i + 1)
         if m and fence is not None and fence.lang in ("python", "py") and not fence.executed:
             piece = _shown_source(state, m["spec"])  # a listing of a file: its comments are text a reader sees
@@ -171,8 +175,12 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
                 specs = [s.strip() for s in lines[i + 1 : close] if s.strip()]
                 indent, end = BLOCK.match(line)["indent"], close
         pieces = [_included(state.root, spec) for spec in specs]
-        if not specs or None in pieces:
-            out.append(line)  # not an include, or one pymdownx.snippets reports (a missing file)
+        if None in pieces:
+            out.append(indent + _missing(state, path, first + i, [s for s, p in zip(specs, pieces) if p is None]))
+            i = end + 1
+            continue
+        if not specs:
+            out.append(line)  # not an include
             i += 1
             continue
         for rel, body, start in pieces:
@@ -180,6 +188,18 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
             out += [indent + s if s else s for s in checked.split("\n")]
         i = end + 1
     return "\n".join(out)
+
+
+def _missing(state: PageState, path: str, line: int, specs: list[str]) -> str:
+    """Report includes that name no file (or no such section of one) at their line, and what the
+    page shows instead: pymdownx.snippets would raise, which stops a build and leaves `mkdocs serve`
+    answering nothing until the file is back."""
+    for spec in specs:
+        rel, _, section = spec.partition(":")
+        why = (f"{rel} 里没有 [start:{section}] 与 [end:{section}] 标出的一段" if (state.root / rel).is_file()
+               else f"找不到文件 {rel}（删掉或改名了吗？）")
+        state.problems.append(guard.Problem(path, line, f"--8<-- 引入的 {spec} 不存在：{why}", kind="code"))
+    return f"（这里要引入的 {'、'.join(specs)} 不存在）"
 
 
 def _shown_source(state: PageState, spec: str) -> str | None:
@@ -289,8 +309,8 @@ class ReportTreeprocessor(Treeprocessor):
         if state is None:
             return None
         self.md.coursekit = None
-        if state.build is not None and state.session:
-            state.build.done_with(state.session)
+        if state.build is not None:
+            state.build.done_with(state.session or engine.SITE)
         if state.owns_build:
             state.build.close()
         if state.session and state.path.startswith(LESSON_PAGES) and not state.broken:

@@ -7,8 +7,9 @@ files that ran, with what those sections printed in that same run, instead of ru
     ```python exec="1" file="lessons/l10/projections.py:listing" source="above" result="output"
     ```
 
-`file` takes one or more `path:section` (or a whole `path`), separated by spaces. Blocks on other
-pages, and blocks of sessions that are not lessons, are plain markdown-exec.
+`file` takes one or more `path:section` (or a whole `path`), separated by spaces. A block on a page
+of no lesson runs the same way, in a worker of its own (engine.SITE) with nothing run before it; a
+block naming another lesson's session is refused at its line.
 """
 
 from __future__ import annotations
@@ -37,14 +38,18 @@ def validator(language, inputs, options, attrs, md) -> bool:
 def formatter(source, language, css_class, options, md, **kwargs):
     ours = {k: options.pop(k, "") for k in OURS}
     state = getattr(md, "coursekit", None)
-    lesson = state is not None and state.session and options.get("session") in ("", state.session)
-    if not lesson:
-        if ours["file"]:
-            return _plain_listing(ours["file"], md, options, state)
+    if state is None:  # Markdown converted without the course's extension: not a page of the site
         return markdown_exec.formatter(source, language, css_class, options, md, **kwargs)
     where = ours["src"] or f"{state.path}:1"
+    named = options.get("session", "")
+    if named and named != (state.session or ""):
+        return _failed(state, where, {"type": "", "message": _elsewhere(named, state.session), "where": None},
+                       "代码块没有运行")
     if ours["file"]:
+        if not state.session:
+            return _plain_listing(ours["file"], md, options, state)
         return _unsearched(_listing(state, ours["file"], where, md, options))
+    session = state.session or engine.SITE  # a page of no lesson: a worker with nothing run before
 
     def run(code: str, **_) -> str:
         # A failure is reported once, by the page's problems; the block shows it instead of output
@@ -61,7 +66,7 @@ def formatter(source, language, css_class, options, md, **kwargs):
                                           "where": (path, int(line) + typed[0].line)}, "代码块没有运行", "drift")
         state.chain = engine.chain(state.chain, code)
         try:
-            answer = state.build.execute(state.session, state.path, state.chain, code, where)
+            answer = state.build.execute(session, state.path, state.chain, code, where)
         except engine.LessonError as err:
             answer = {"error": {"type": "", "message": str(err), "where": err.where}}
         if "error" in answer:
@@ -97,6 +102,12 @@ def _unsearched(html: str) -> str:
     return Markup(re.sub(r"<(div|figure|table)(?=[\s>])", r"<\1 data-search-exclude", html))
 
 
+def _elsewhere(named: str, own: str | None) -> str:
+    page = f"这一页属于 {own}" if own else "这一页不属于哪一讲"
+    return (f"它写了 session=\"{named}\"，可{page}：页面上的代码块都在本页的那一讲里运行"
+            "（页面开头的 front matter 写 session: lNN 指定），删掉这个选项，或把代码块移到那一讲的页面上")
+
+
 def _failed(state, where: str, error: dict, headline: str = "代码块执行出错", kind: str = "code") -> str:
     """Report a block's failure at the block (`kind` as guard.Problem: "code", or "drift" for
     numbers typed instead of computed); a failing assert says what it checked."""
@@ -123,6 +134,8 @@ def sections(spec: str, root: Path) -> list[tuple[str, str, tuple[int, int]]]:
     out = []
     for item in spec.split():
         path, _, name = item.partition(":")
+        if not (root / path).is_file():
+            raise FileNotFoundError(f"要展示的文件 {path} 不存在（删掉或改名了吗？）")
         lines = guard.strip_annotations((root / path).read_text(encoding="utf-8")).split("\n")
         if not name:
             out.append((path, "\n".join(lines).strip("\n"), (1, len(lines))))
@@ -164,6 +177,10 @@ def _listing(state, spec: str, where: str, md, options):
 
 def _plain_listing(spec: str, md, options, state):
     root = state.root if state is not None else Path.cwd()
-    code = "\n\n".join(code for _, code, _ in sections(spec, root))
+    try:
+        code = "\n\n".join(code for _, code, _ in sections(spec, root))
+    except FileNotFoundError as err:
+        message = _failed(state, options.get("src", f"{state.path}:1"), {"type": "", "message": str(err)})
+        return base_format(language="python", run=lambda code, **_: message, code="", md=md, **options)
     options["source"], options["result"] = options.get("source") or "above", ""
     return base_format(language="python", run=lambda code, **_: "", code=code, md=md, **options)

@@ -35,8 +35,9 @@ from pathlib import Path
 WATCHED = ("docs", "lessons", "tinylm", "snippets", "overrides", "coursekit", "templates", "mkdocs.yml")
 WRITE_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "shutil.rmtree", "shutil.move", "os.truncate",
                 "os.symlink", "os.link", "os.chmod", "os.utime"}
-# The build's own state (its cache, its sealing key): lesson code may neither read nor write it.
-BUILD_STATE = (".cache",)
+# The build's own state (its cache, its sealing key, the site it writes): lesson code may neither
+# read nor write it.
+BUILD_STATE = (".cache", "site")
 # Another program would run without these rules (it could read the key, or write anything).
 SPAWN_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "pty.spawn"}
 
@@ -123,12 +124,12 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
         return {"statements": [(s.first, s.last, s.output) for s in run.statements], "path": run.path,
                 "deps": _deps(root)}
     if op == "eval":
-        scope = runner.namespace(package)
+        scope = _namespace(runner, package)
         return {"values": [evaluate(expr, scope) for expr in request[1]]}
     if op == "candidates":  # where unbound numbers may come from (coursekit.candidates)
         from coursekit import candidates
 
-        scope = runner.namespace(package)
+        scope = _namespace(runner, package)
         origin: dict[str, int] = {}  # name -> the first experiment file that has it (its own or imported)
         for i, (name, _) in enumerate(runner.experiments(package)):
             for key in vars(sys.modules.get(f"{package}.{name}", runner)):
@@ -136,20 +137,20 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
         return {"answers": [candidates.answer(query, scope, origin) for query in request[1]]}
     if op == "exec":
         _, code, where, page = request
-        scope = namespaces.setdefault(page, runner.namespace(package))
+        scope = namespaces.setdefault(page, _namespace(runner, package))
         path, _, line = where.rpartition(":")
         capture = runner.Capture(settings["output_limit"])
         source = "\n" * (int(line) if line.isdigit() else 0) + code
         linecache.cache[path] = (len(source), None, source.splitlines(True), path)  # a failing assert quotes it
         compiled = compile(source, path, "exec")
-        before = fingerprints.get(page) or fingerprint(runner.namespace(package))
+        before = fingerprints.get(page) or fingerprint(_namespace(runner, package))
         demo = sys.modules.get("coursekit.demo")
         if demo is not None:
             demo.EMBEDDED.clear()
         with redirect_stdout(capture):
             exec(compiled, scope)
         answer = {"output": capture.take()}
-        fingerprints[page] = after = fingerprint(runner.namespace(package))
+        fingerprints[page] = after = fingerprint(_namespace(runner, package))
         changed = sorted(name for name, digest in before.items() if after.get(name, digest) != digest)
         if changed:  # values of the lesson the block changed in place (coursekit.widgets reports those read)
             answer["changed"] = changed
@@ -263,10 +264,16 @@ def _error(err: BaseException, root: str) -> dict:
         message = f"代码调用了 sys.exit({err.code!r})；构建中的代码不能退出进程"
     elif isinstance(err, KeyboardInterrupt):
         message = "代码抛出了 KeyboardInterrupt"
-    return {"type": kind, "message": message, "where": where}
+    # what can't be UTF-8 (a lone surrogate) is shown escaped: it would stop the build's own log
+    return {"type": kind, "message": message.encode("utf-8", "backslashreplace").decode("utf-8"), "where": where}
 
 
 READ: set[str] = set()  # data files under lessons/ and tinylm/ the lesson's code read (a corpus, say)
+
+
+def _namespace(runner, package: str) -> dict:
+    """What a page's blocks start from: the lesson's names, or nothing on a page of no lesson."""
+    return runner.namespace(package) if package else {}
 
 
 def _refuse_writes(root: Path) -> None:

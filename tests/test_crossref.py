@@ -250,6 +250,9 @@ class _NoLessons:
 
     lessons: dict = {}
 
+    def done_with(self, session) -> None:  # a page's end: no worker to end
+        pass
+
 
 def test_the_drift_guard_reads_the_page_as_written_and_ordinals_are_not_numbers(course, monkeypatch):
     monkeypatch.setattr(engine.current, "build", _NoLessons())

@@ -104,6 +104,7 @@ def test_independent_lessons_run_at_the_same_time(root, tmp_path):
     ("x = open('.cache/coursekit/seal.key', 'rb').read()\n", "不能读写构建自己的缓存", 1),
     ("import subprocess\nsubprocess.run(['true'])\n", "不能启动别的程序", 2),
     ("import os\nos.system('true')\n", "不能启动别的程序", 2),
+    ("x = 1\nraise ValueError('坏\\ud800')\n", "ValueError: 坏\\ud800", 2),  # no UTF-8: shown escaped
     ("x = 1\nwhile True:\n    x += 1\n", "超过时间上限 2 秒", 3),
     ("x = 2 / 3\nprint('约', round(x, 4), '（即 2/3）')\n", "打印的 2/3 是写死的（「约 … （即 2/3）」）", 2),
 ])

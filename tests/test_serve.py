@@ -189,3 +189,20 @@ def test_after_an_incremental_rebuild_the_search_index_is_whole_and_current(less
         time.sleep(0.1)
     assert all(m in text for m in marks), marks
     assert sorted(e["location"] for e in after) == sorted(e["location"] for e in before)  # none lost, none twice
+
+
+def test_serve_keeps_answering_while_an_included_experiment_file_is_gone_and_recovers(lesson, serve):
+    """Deleting (or renaming) a file a page includes used to leave the server answering nothing."""
+    source = lesson.file("second")
+    edit(lesson.repo, lesson.page, "到这里就结束了。", f'到这里就结束了。\n\n```python\n--8<-- "{source}"\n```\n')
+    serve.wait_for("用第一个实验的数")  # the include is on the page (its docstring)
+    serve.wait_until_clean()
+    moved = lesson.repo / (source + ".moved")
+    (lesson.repo / source).rename(moved)
+    html = serve.wait_for("drift-report")
+    assert f"引入的 {source} 不存在：找不到文件 {source}" in html  # the box escapes --8<--
+    assert "要展示的文件" in html or "找不到实验文件" in html  # its listing block and its lesson say so too
+    assert serve.proc.poll() is None and "server will appear stuck" not in serve.log
+    moved.rename(lesson.repo / source)
+    html = serve.wait_until_clean()
+    assert "加倍： tensor([2., 4., 8.])" in html
