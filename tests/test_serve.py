@@ -206,3 +206,26 @@ def test_serve_keeps_answering_while_an_included_experiment_file_is_gone_and_rec
     moved.rename(lesson.repo / source)
     html = serve.wait_until_clean()
     assert "加倍： tensor([2., 4., 8.])" in html
+
+
+def test_serve_shows_a_file_caught_mid_save_and_recovers_on_the_next_save(lesson, serve):
+    """An editor's save caught half-way (an experiment cut short, a page cut inside a block): the
+    server keeps answering with the problem in the box, and the next save puts it right."""
+    path = lesson.repo / lesson.file("second")
+    whole = path.read_text(encoding="utf-8")
+    path.write_text(whole[: whole.index("print(") + len("print(")], encoding="utf-8")
+    html = serve.wait_for("drift-report")
+    assert "SyntaxError" in html and serve.proc.poll() is None
+    path.write_text(whole, encoding="utf-8")
+    serve.wait_until_clean()
+    page = lesson.repo / lesson.page
+    text = page.read_text(encoding="utf-8")
+    cut = text.index('```python exec="1" file=') + len('```python exec="1" file=')
+    page.write_text(text[:cut], encoding="utf-8")
+    deadline = time.monotonic() + 60
+    while "加倍： tensor([2., 4., 8.])" in serve.page() and time.monotonic() < deadline:
+        time.sleep(0.1)  # until the cut page is served
+    assert "加倍： tensor([2., 4., 8.])" not in serve.page() and serve.proc.poll() is None  # it still answers
+    page.write_text(text, encoding="utf-8")
+    html = serve.wait_until_clean()
+    assert "加倍： tensor([2., 4., 8.])" in html
