@@ -620,6 +620,7 @@ class Current:
     root: Path | None = None
     hooks: bool = False  # MkDocs hooks report the problems; otherwise the extension raises them
     pages: dict = field(default_factory=dict)  # path -> problems of the page just converted
+    records: dict = field(default_factory=dict)  # path -> what it showed that code computed (coursekit.manifest)
     hook_state: dict = field(default_factory=dict)  # the MkDocs hooks' state, across serve rebuilds
 
 

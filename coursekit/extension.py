@@ -22,7 +22,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit import engine, guard, pages, scan, shown, stamps, widgets
+from coursekit import engine, guard, manifest, pages, scan, shown, stamps, widgets
 
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
@@ -317,6 +317,7 @@ class ReportTreeprocessor(Treeprocessor):
             state.problems += shown.finish(state.root, state.path, state.shown)
         problems = sorted(state.problems, key=lambda p: (p.path != state.path, p.path, p.line))
         engine.current.pages[state.path] = problems
+        engine.current.records[state.path] = manifest.page_record(state)
         if problems and not engine.current.hooks:
             for p in problems:
                 log.error(p.format())

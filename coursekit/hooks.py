@@ -27,7 +27,8 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
-from coursekit import engine, footer, incremental, notebook, notebook_page, report, search_index, speed  # noqa: E402
+from coursekit import (  # noqa: E402
+    engine, footer, incremental, manifest, notebook, notebook_page, report, search_index, speed)
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
 LESSONS = "lessons/"
@@ -63,6 +64,7 @@ def on_pre_build(config) -> None:
     _state["rebuilt"] = set()  # the URLs of the pages this build renders
     _state["page_problems"] = {}  # page -> how many problems it has; the build fails at its end
     _state["build"] = footer.build_info(ROOT)
+    _state["manifest"] = {}  # page -> what it showed that code computed, for coursekit-manifest.json
 
 
 @event_priority(50)  # before mkdocs-jupyter, which renders the notebooks this adds
@@ -122,6 +124,8 @@ def on_page_content(html: str, page, config, files) -> str:
     shown = f"docs/{path}"
     problems = engine.current.pages.pop(shown, [])
     html = html.replace("<p></p>", "")  # left where a hidden block printed nothing
+    record = engine.current.records.pop(shown, {})
+    _state["manifest"][shown] = {**record, "url": page.url, "text": manifest.digest(manifest.visible_text(html))}
     if path.endswith(".ipynb"):
         return html  # rendered by notebook_page (on_pre_page)
     if path.startswith(LESSONS):
@@ -158,7 +162,8 @@ def on_post_build(config) -> None:
     for message in notebooks:
         log.error(message)
     if _state["serving"]:
-        return
+        return  # an incremental rebuild converts some pages only: no whole manifest to write
+    manifest.write(Path(config["site_dir"]), _state["manifest"], _state.get("run_keys", {}))
     failed = [f"{page}（{n} 处）" for page, n in reported.items()]
     if notebooks:
         failed.append(f"{len(notebooks)} 个笔记本")
