@@ -4,22 +4,22 @@ precision, best first, for the message of an unbound number (`写 {=weights[1]} 
 For a run of written numbers (a vector, a row, a shape, one number) the search goes over the
 lesson's top-level names, the fields of its objects (`masked.weights`) and simple values derived
 from them: the whole value, its rows `x[i]`, columns `x[:, j]`, elements `x[i, j]`, its shape and
-the scaling `math.sqrt(x.shape[-1])`, and, where the text speaks of a sum (之和, 加起来), `x.sum()`, `x[i].sum()`
-and the row sums `x.sum(dim=-1)`. A candidate agrees when it has as many values as are written and
+the scaling `math.sqrt(x.shape[-1])`, and, where the text speaks of a sum (之和, 加起来), `x.sum()`,
+`x[i].sum()` and the row sums `x.sum(dim=-1)`. A candidate agrees when it has as many values as are written and
 each agrees as the guard reads it (coursekit.numbers.agrees). A count (两句, 三个位置) is looked for
 among sizes only (`len(x)`, `x.shape[k]`, `x.numel()`, sums of a mask, whole numbers), never among a
 tensor's elements; a plain number is never a size.
 
 Ranking, best first: how near the page names it (tier −1: the thing a count counts, 两个模型 →
 `models`; 0: named in the same paragraph, in code or by one of the course's terms, 读取比例 →
-`weights`; 1: assigned in the code its section shows; 2: elsewhere in the lesson), then whole values
-before rows before elements, then shorter expressions.
+`weights`; 1: assigned in the nearest code the page shows; 2: in its section's other code; 3:
+elsewhere in the lesson), then whole values before rows before elements, then shorter expressions.
 
-A candidate is sure (scripts/bound_numbers.py --bind writes it) when no other candidate ranks as
-well, no other name comes as near in the same kind (the shorter `len(v)` does not win over `q.shape[0]`:
-two names, two quantities that happen to agree), and, for written numbers a coincidence could match
-(small whole numbers, one or two short decimals: the `2` of 两个模型 is also `d`, the number of
-coordinates), it is a name the page uses nearby.
+A candidate is sure (scripts/bound_numbers.py --bind writes it) when `decide` finds no rival: no
+other candidate ranks as well, and no other name comes as near in the same kind (the shorter
+`len(v)` does not win over `q.shape[0]`: two names, two quantities that happen to agree); and, for
+written numbers a coincidence could match (small whole numbers, one or two short decimals: the `2`
+of 两个模型 is also `d`, the number of coordinates), it is a name the page uses nearby.
 
 It runs in the lesson's worker, where its values are (`ranked`), and needs no torch outside it.
 """
@@ -55,11 +55,12 @@ COUNTED = {
 AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项")
 
 
+WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
+
+
 def stems(text: str, terms: dict = TERMS) -> set[str]:
     """The name stems the course's terms in `text` stand for."""
     return {stem for term, names in terms.items() if term in text for stem in names}
-
-WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
 
 
 def _table(value):

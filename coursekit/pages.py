@@ -90,8 +90,8 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     numbers, the names and term stems nearby, whether they count things and what (`counted`: 'axis'
     for positions, rows, columns, dimensions, the size of an array; 'named' when the course's terms
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
-    'other': 三组向量, 四选一), whether the text
-    speaks of a sum (之和, 加起来) or a shape (形状) in the sentence before them."""
+    'other': 三组向量, 四选一), whether the text speaks of a sum (之和, 加起来) or a shape (形状) in the
+    sentence before them."""
     from coursekit import candidates
 
     count = len(run) == 1 and guard.counted(found.text, run[0])
@@ -103,16 +103,17 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
         counted = "named" if stems else "axis" if axis else "other"
     sentence = re.split(r"[。；;！？\n]", found.text[max(0, run[0].start - 40) : run[0].start])[-1]
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
-            "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)}, "summed": bool(SUM_WORDS.search(sentence)),
-            "shaped": "形状" in sentence or "shape" in sentence}
+            "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
+            "summed": bool(SUM_WORDS.search(sentence)), "shaped": "形状" in sentence or "shape" in sentence}
 
 
 def _nearby(root: Path, found: guard.Scan):
     """token -> ({name: tier}, {term stem: tier}) of the names the page uses near it: tier 0 for
     names written in its paragraph (inline code, Latin words: `weights`, and as stems: V for v and
-    changed_v, Wv for wv) and for the stems of the course's terms there (coursekit.candidates.TERMS), 1 for names assigned in the
-    nearest code the page shows before it (the files of a block's `file=`, a block's own code; the
-    first one after it when its section has none before), 2 for those of its section's other code."""
+    changed_v, Wv for wv) and for the stems of the course's terms there (coursekit.candidates.TERMS),
+    1 for names assigned in the nearest code the page shows before it (the files of a block's
+    `file=`, a block's own code; the first one after it when its section has none before), 2 for
+    those of its section's other code."""
     from bisect import bisect_left, bisect_right
 
     from coursekit import candidates

@@ -132,7 +132,7 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
         scope = _namespace(runner, package)
         origin: dict[str, int] = {}  # name -> the first experiment file that has it (its own or imported)
         for i, (name, _) in enumerate(runner.experiments(package)):
-            for key in vars(sys.modules.get(f"{package}.{name}", runner)):
+            for key in getattr(sys.modules.get(f"{package}.{name}"), "__dict__", {}):
                 origin.setdefault(key, i)
         return {"answers": [candidates.answer(query, scope, origin) for query in request[1]]}
     if op == "exec":

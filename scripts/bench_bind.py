@@ -33,16 +33,15 @@ from coursekit import engine, guard, pages, variations  # noqa: E402
 from coursekit.harness import copy_repo, course_lessons  # noqa: E402
 
 
-def _without_bindings(found: guard.Scan) -> tuple[str, list[guard.Annotation]]:
-    """The scanned body with its {=…} annotations cut out, and a map from a number's offset in that
-    text to where it sat in the scanned one."""
-    cut = [a for a in found.annotations if a.expr]
+def _without_bindings(found: guard.Scan) -> str:
+    """The scanned body with its {=…} annotations cut out ({示意} stays)."""
     out, last = [], 0
-    for a in cut:
-        out.append(found.text[last : a.start])
-        last = a.end
+    for a in found.annotations:
+        if a.expr:
+            out.append(found.text[last : a.start])
+            last = a.end
     out.append(found.text[last:])
-    return "".join(out), cut
+    return "".join(out)
 
 
 def _shifted(pos: int, cut: list[guard.Annotation]) -> int:
@@ -98,7 +97,7 @@ def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
     text = path.read_text(encoding="utf-8")
     found, bound, offset = pages.check(build, ROOT, path)
     author = _keyed(found, bound)
-    body, _ = _without_bindings(found)
+    body = _without_bindings(found)
     row.total = len(author)
 
     repo = copy_repo(scratch / f"bind-{lesson.number}")
@@ -146,7 +145,7 @@ def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
                 row.together += 1
                 kind = "一起变"
             notes.append(f"  {lesson.page}:{a.line}: {a.written} 作者 {{={a.expr}}} 提议 {{={p.expr}}}：{kind}")
-    left = [t for t in found_b.unbound]
+    left = found_b.unbound
     offered = {id(t) for p in pages.proposals(build, ROOT, path, found_b, written) for t in p.tokens}
     row.with_candidates = sum(1 for t in left if id(t) in offered)
     row.without = len(left) - row.with_candidates
