@@ -1,5 +1,6 @@
 """What a change did to what readers see: two build manifests (coursekit.manifest) compared, and
-the comparison as Markdown a reviewer reads in a minute (scripts/changes.py).
+the comparison as Markdown a reviewer reads in a minute (scripts/changes.py), as the preview's
+`_changes/` page, and as the short form the publisher puts in the pull request's comment.
 
 Numbers are matched by their expression and which of its values they are (the n-th such binding
 on the page), so a paragraph moved by an edit above it is no change; a number whose live value
@@ -11,8 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+import markdown as python_markdown
 
 MOST = 40  # number rows in the short report; the rest are counted, with a link to the full one
+COMMENT_ROWS = 10  # number rows (and page names) the pull request's comment carries
+SUMMARY_FORMAT = 1  # of the short form; .github/scripts/pages.py reads this format and no other
 
 
 @dataclass
@@ -35,6 +41,28 @@ class Changes:
     @property
     def empty(self) -> bool:
         return not (self.added or self.removed or self.pages or self.reran)
+
+
+@dataclass(frozen=True)
+class Base:
+    """What the head was compared with. how: "same" (main's build of the pull request's base
+    commit), "published" (main as the site shows it, maybe a later commit), "given" (two manifests
+    named on the command line) or "none" (nothing to compare with: `why`)."""
+
+    how: str = "given"
+    commit: str = ""
+    why: str = ""
+
+    def sentence(self) -> str:
+        commit = f"`{self.commit[:12]}`" if re.fullmatch(r"[0-9a-f]{40}", self.commit) else "（提交不明）"
+        if self.how == "same":
+            return f"基准：`main` 的提交 {commit}，也就是这个 PR 的基准提交。"
+        if self.how == "published":
+            return (f"基准：网站上发布的 `main`（提交 {commit}）。没有找到这个 PR 基准提交的构建，"
+                    "所以 `main` 在那之后的改动也会算在这里。")
+        if self.how == "none":
+            return f"没有比较：{_cell(self.why) if self.why else '找不到 main 的清单'}。"
+        return ""
 
 
 def _keyed(items: list[dict], key) -> dict:
@@ -84,13 +112,17 @@ def _link(page: str, url: str, preview: str) -> str:
     return _cell(page)
 
 
-def markdown(changes: Changes, preview: str = "", full: str = "", most: int = MOST) -> str:
+def markdown(changes: Changes | None, preview: str = "", full: str = "", most: int = MOST,
+             base: Base = Base()) -> str:
     """The report, in Chinese: changed numbers by page (pages the change did not edit first),
     listings and outputs changed on pages it did not edit, pages added and removed, lessons rerun.
-    At most `most` number rows; `full` links the whole report."""
+    At most `most` number rows; `full` links the whole report. None: nothing was compared."""
+    head = ["## 读者看到的变化", ""] + ([base.sentence(), ""] if base.sentence() else [])
+    if changes is None:
+        return "\n".join(head)
     if changes.empty:
-        return "## 读者看到的变化\n\n没有：每一页的数、清单、输出和文字都与基准相同。\n"
-    out = ["## 读者看到的变化", ""]
+        return "\n".join(head + ["没有：每一页的数、清单、输出和文字都与基准相同。", ""])
+    out = head
     moved = sum(len(c.numbers) for c in changes.pages)
     untouched = [c for c in changes.pages if not c.edited and (c.numbers or c.shown)]
     out.append(f"- 数变了：{moved} 个，在 {sum(1 for c in changes.pages if c.numbers)} 页"
@@ -125,3 +157,70 @@ def markdown(changes: Changes, preview: str = "", full: str = "", most: int = MO
         rest = f"还有 {moved - rows} 个变了的数没有列出"
         out += ["", f"{rest}，见[完整报告]({full})。" if full else f"{rest}。"]
     return "\n".join(out) + "\n"
+
+
+# --- the preview's _changes/ page ----------------------------------------------------------------
+
+PAGE_TAGS = {"h2", "h3", "p", "ul", "li", "table", "thead", "tbody", "tr", "th", "td", "code", "a"}
+STYLE = """body{font:16px/1.6 system-ui,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;
+margin:0 auto;max-width:60rem;padding:1rem;color:#222}table{border-collapse:collapse;display:block;
+overflow-x:auto}th,td{border:1px solid #ccc;padding:.25rem .5rem}code{background:#f3f3f3;padding:0 .2rem;
+overflow-wrap:anywhere}a{color:#3949ab}"""
+
+
+class _Audit(HTMLParser):
+    """Refuses any element, attribute or link the report itself does not make."""
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            ok = (tag == "a" and name == "href" and value and SAFE.fullmatch(value) and value.startswith("../")
+                  or tag in ("th", "td") and name == "style" and value == "text-align: right;")
+            if not ok:
+                raise ValueError(f"报告里出现了不该有的属性：<{tag} {name}={value!r}>")
+        if tag not in PAGE_TAGS:
+            raise ValueError(f"报告里出现了不该有的元素：<{tag}>")
+
+    def handle_comment(self, data):
+        raise ValueError("报告里出现了注释")
+
+    def handle_decl(self, decl):
+        raise ValueError("报告里出现了声明")
+
+    handle_pi = handle_unknown_decl = handle_decl
+
+
+def page(changes: Changes | None, base: Base = Base()) -> str:
+    """The whole report as a page of the preview (`<preview>/_changes/index.html`): every number,
+    pages linked relative to it, and nothing in it but what the report makes (checked)."""
+    body = python_markdown.markdown(markdown(changes, "..", most=10**9, base=base), extensions=["tables"])
+    audit = _Audit(convert_charrefs=True)
+    audit.feed(body)
+    audit.close()
+    return ("<!doctype html>\n<html lang=\"zh-CN\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            "<meta name=\"robots\" content=\"noindex\">\n<title>读者看到的变化</title>\n"
+            f"<style>{STYLE}</style>\n</head>\n<body>\n<main>\n{body}\n"
+            "<p><a href=\"../\">回到预览的首页</a></p>\n</main>\n</body>\n</html>\n")
+
+
+# --- the short form, for the pull request's comment ---------------------------------------------
+
+def summary(changes: Changes | None, base: Base = Base(), rows: int = COMMENT_ROWS) -> dict:
+    """What the publisher's comment says (data, never Markdown: the publisher checks and renders it).
+    Counts, the first pages the change did not edit that show other numbers or outputs, and the first
+    changed numbers, pages not edited first."""
+    found = changes or Changes()
+    numbers = [(c, old, new) for c in found.pages for old, new in c.numbers]
+    untouched = [c.page for c in found.pages if not c.edited and (c.numbers or c.shown)]
+    return {
+        "format": SUMMARY_FORMAT,
+        "base": {"how": base.how, "commit": base.commit},
+        "compared": changes is not None,
+        "counts": {"added": len(found.added), "removed": len(found.removed),
+                   "edited": sum(c.edited for c in found.pages), "numbers": len(numbers),
+                   "untouched": len(untouched), "reran": len(found.reran)},
+        "untouched": untouched[:rows],
+        "rows": [{"page": c.page, "line": int(new["line"]), "old": str(old["live"])[:120],
+                  "new": str(new["live"])[:120], "expr": str(new["expr"])[:120], "edited": c.edited}
+                 for c, old, new in numbers[:rows]],
+    }

@@ -124,6 +124,19 @@ def test_zizmor_reports_nothing_unsuppressed():
             assert re.search(r"zizmor: ignore\[[\w-]+\] \S.{20,}", line), line  # with a written reason
 
 
+def test_a_pull_requests_build_carries_its_report_into_the_preview():
+    job = load(ROOT / ".github/workflows/ci.yml")["jobs"]["site"]
+    names = [step.get("name") or step.get("with", {}).get("name") for step in job["steps"]]
+    compare = next(s for s in job["steps"] if "scripts/changes.py" in s.get("run", ""))
+    assert compare["if"] == "github.event_name == 'pull_request'" and "base_manifest.sh" in compare["run"]
+    assert "--page site/_changes" in compare["run"] and "--summary preview/changes.json" in compare["run"]
+    uploads = {s["with"]["name"]: s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact")}
+    assert names.index(compare["name"]) < names.index("site")  # the page is in the site it uploads
+    assert uploads["manifest"]["with"]["path"] == "site/coursekit-manifest.json" and "if" not in uploads["manifest"]
+    assert uploads["preview"]["with"]["path"] == "preview/"  # preview.json and changes.json
+    assert job["permissions"] == {"contents": "read", "actions": "read"}  # reads main's artifact, writes nothing
+
+
 def test_issue_and_pull_request_templates():
     forms = {p.name: yaml.safe_load(p.read_text(encoding="utf-8")) for p in (ROOT / ".github/ISSUE_TEMPLATE").glob("*.yml")}
     lesson = {f.get("id") for f in forms["lesson-error.yml"]["body"]}
@@ -549,3 +562,124 @@ def test_the_readme_states_the_publishers_bounds():
     assert f"{pages.MAX_FILES:,} files (empty files count too; folders do not" in readme
     assert f"bounded apart, at {pages.MAX_FILES:,})" in readme
     assert f"deeper than {pages.MAX_DEPTH} levels or longer than {pages.MAX_PATH:,} bytes" in " ".join(readme.split())
+
+
+# --- the report of what readers see changed: hostile data, checked and rendered by the publisher --
+
+def report(**changes):
+    """A changes.json as scripts/changes.py --summary writes it, with `changes` over its fields."""
+    data = {"format": 1, "base": {"how": "same", "commit": "b" * 40}, "compared": True,
+            "counts": {"added": 0, "removed": 0, "edited": 1, "numbers": 12, "untouched": 1, "reran": 1},
+            "untouched": ["docs/lessons/10-attention.md"],
+            "rows": [{"page": "docs/lessons/10-attention.md", "line": 88, "old": "[0.4011, 0.1978]",
+                      "new": "[0.3999, 0.2001]", "expr": "weights[0]", "edited": False}]}
+    for key, value in changes.items():
+        *parents, last = key.split(".")
+        node = data
+        for part in parents:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        if value is DELETE:
+            del node[last]
+        else:
+            node[int(last) if isinstance(node, list) else last] = value
+    return data
+
+
+DELETE = object()
+ROW = report()["rows"][0]
+BAD_REPORTS = {
+    "not JSON": "{'format': 1}",
+    "nested 2000 deep": "[" * 2000 + "]" * 2000,
+    "too big": json.dumps(report(**{"rows.0.expr": "x" * 200})) + " " * pages.MAX_REPORT,
+    "a list": json.dumps([report()]),
+    "format 2": report(format=2),
+    "format true": report(format=True),
+    "an extra key": report(html="<b>x</b>"),
+    "a key missing": report(compared=DELETE),
+    "an unknown base": report(**{"base.how": "trust me"}),
+    "a commit that is no commit": report(**{"base.commit": "HEAD; rm -rf /"}),
+    "a count as text": report(**{"counts.numbers": "12"}),
+    "a count as true": report(**{"counts.added": True}),
+    "a negative count": report(**{"counts.removed": -1}),
+    "a huge count": report(**{"counts.edited": 10**12}),
+    "a float line": report(**{"rows.0.line": 88.0}),
+    "line 0": report(**{"rows.0.line": 0}),
+    "a row with an extra field": report(**{"rows.0.href": "javascript:alert(1)"}),
+    "a string too long": report(**{"rows.0.old": "9" * (pages.REPORT_TEXT + 1)}),
+    "too many rows": report(rows=[ROW] * (pages.REPORT_ROWS + 1)),
+    "a page name that is a number": report(untouched=[7]),
+    "edited as text": report(**{"rows.0.edited": "no"}),
+}
+
+
+@pytest.mark.parametrize("case", BAD_REPORTS)
+def test_a_report_that_is_not_exactly_the_format_is_refused(tmp_path, case):
+    bad = BAD_REPORTS[case]
+    (tmp_path / "changes.json").write_text(bad if isinstance(bad, str) else json.dumps(bad), encoding="utf-8")
+    with pytest.raises(pages.Unsafe, match="changes.json"):
+        pages.read_report(tmp_path / "changes.json")
+
+
+def test_a_report_that_is_a_symlink_is_refused(tmp_path):
+    (tmp_path / "real.json").write_text(json.dumps(report()), encoding="utf-8")
+    (tmp_path / "changes.json").symlink_to(tmp_path / "real.json")
+    with pytest.raises(pages.Unsafe, match="not a regular file"):
+        pages.read_report(tmp_path / "changes.json")
+
+
+EVIL = ("`` @octocat <img src=x onerror=alert(1)> [a](javascript:alert(1)) | \n# 标题\r\n"
+        "\u202eevil\u2066 \x00 \ud800 <!-- ")
+
+
+def outside_code(markdown: str) -> str:
+    return re.sub(r"`` .*? ``", "", markdown)
+
+
+def test_every_string_of_a_report_reaches_the_comment_as_inline_code_only(tmp_path):
+    evil = report(untouched=[EVIL] * 3, rows=[{**ROW, "page": EVIL, "old": EVIL, "new": EVIL, "expr": EVIL}] * 2,
+                  **{"counts.untouched": 40, "counts.numbers": 90})
+    (tmp_path / "changes.json").write_text(json.dumps(evil), encoding="utf-8")
+    text = pages.report_text(pages.read_report(tmp_path / "changes.json"), "https://o.github.io/r/pr-preview/pr-5/_changes/")
+    rest = outside_code(text)
+    for bad in ("@octocat", "<img", "javascript", "# 标题", "\u202e", "\u2066", "\x00", "\ud800", "<!--", "\r"):
+        assert bad not in rest, bad
+    assert all(c not in text for c in "\u202e\u2066\x00\ud800\r")  # not even inside code
+    table = [line for line in text.split("\n") if line.startswith("| `` ")]
+    assert len(table) == 2 and all(line.count(" | ") == 4 for line in table)  # bars defused: 5 cells a row
+    assert "等 40 页" in text and "还有 88 个，见完整报告" in text
+    assert "（[完整报告](https://o.github.io/r/pr-preview/pr-5/_changes/)）" in text
+    assert "`` ˋˋ @octocat <img src=x onerror=alert(1)> [a](javascript:alert(1)) ¦" in text  # shown, defused
+
+
+@pytest.mark.parametrize("based, expected", [
+    ({"base.how": "same"}, "和本 PR 的基准提交 `bbbbbbbbbbbb` 上 `main` 的构建比较"),
+    ({"base.how": "published", "base.commit": ""}, "和网站上发布的 `main`比较，不是本 PR 的基准提交"),
+    ({"compared": False, "base.how": "none", "base.commit": ""}, "没有比较（找不到能用的 `main` 清单）"),
+])
+def test_the_comment_says_what_the_report_compared_with(based, expected):
+    assert expected in pages.report_text(report(**based), "")
+
+
+def test_the_publisher_comments_the_report_and_keeps_a_preview_whose_report_is_hostile(tmp_path, remote):
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
+    gh, s5, s6 = FakeGitHub(), "5" * 40, "6" * 40
+    gh.main_runs = [run_of(1, "m" * 40)]
+    gh.artifacts[(1, "site")] = site(tmp_path / "a/main", "main v1")
+    gh.pulls = [pull(5, s5, "2026-01-05"), pull(6, s6, "2026-01-06", "fork/r")]
+    gh.pr_runs = {s5: [run_of(15, s5)], s6: [run_of(16, s6, "fork/r")]}
+    d15, d16 = describe(tmp_path / "a/d15", "5", s5), describe(tmp_path / "a/d16", "6", s6)
+    (d15 / "changes.json").write_text(json.dumps(report()), encoding="utf-8")
+    (d16 / "changes.json").write_text(json.dumps(report(**{"rows.0.line": "88`<script>`"})), encoding="utf-8")
+    gh.artifacts.update({(15, "preview"): d15, (16, "preview"): d16,
+                         (15, "site"): site(tmp_path / "a/s15", "pr 5", {"_changes/index.html": b"full"}),
+                         (16, "site"): site(tmp_path / "a/s16", "pr 6")})
+
+    assert pages.reconcile(gh, "o/r", str(remote), env, "https://o.github.io/r/", tmp_path / "w") == 0
+    files = set(branch(remote, "ls-tree", "-r", "--name-only", "gh-pages").split())
+    assert {"pr-preview/pr-5/_changes/index.html", "pr-preview/pr-6/index.html"} <= files
+    comments = dict(gh.comments)
+    assert "（[完整报告](https://o.github.io/r/pr-preview/pr-5/_changes/)）" in comments[5]
+    assert "| `` docs/lessons/10-attention.md ``（未改动） | 88 | `` [0.4011, 0.1978] `` |" in comments[5]
+    assert comments[6].startswith("**站点预览**：https://o.github.io/r/pr-preview/pr-6/")  # published all the same
+    assert "这次构建的报告不能用（`changes.json: rows[0].line is not a whole number" in comments[6]
+    assert "<script>" not in comments[6] and "完整报告" not in comments[6]

@@ -12,6 +12,10 @@ nothing; the next one:
   and folders, within a size and a file-count limit; whatever goes wrong with one pull request's
   data costs that pull request its preview (said in its comment and the job summary), never the
   run, main's site or another preview;
+- comments each new preview's address on its pull request, with the short form of the CI run's
+  report of what readers see changed (changes.json, hostile data too: checked field by field,
+  bounded, and rendered here, every string of it as inline code) and a link to its full form at
+  `<preview>/_changes/`;
 - drops the previews of closed pull requests and, over the total cap, the least recently updated;
 - writes .nojekyll (no Jekyll over anyone's files) and a manifest, and force-pushes the tree as a
   single orphan commit, leased on the commit it read, so the branch never grows a history.
@@ -31,6 +35,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import unicodedata
 import urllib.error
 import urllib.request
 import zipfile
@@ -48,6 +53,9 @@ MAX_FILES = 20_000  # per site, and as many folders
 MAX_DEPTH = 32  # folders in a path: shutil.copytree recurses once per level
 MAX_PATH = 1024  # bytes of a path inside a site, far under PATH_MAX wherever the site is copied
 MAX_DESCRIPTION = 4096  # bytes of preview.json
+MAX_REPORT = 16384  # bytes of changes.json, the short form of what the pull request changes
+REPORT_ROWS = 10  # changed numbers and page names a report may carry
+REPORT_TEXT = 300  # characters of one string in it
 MAX_NESTING = 32  # of JSON read from a branch or a pull request: json.loads recurses once per level
 CI_WORKFLOW = ".github/workflows/ci.yml"
 
@@ -141,6 +149,101 @@ def read_description(path: Path, number: int, head_sha: str) -> None:
         raise Unsafe("preview.json: not a deploy of the PR's head commit")
 
 
+def _fields(data: object, keys: set[str], what: str) -> dict:
+    if not isinstance(data, dict) or set(data) != keys:
+        raise Unsafe(f"changes.json: {what} is not an object with exactly {', '.join(sorted(keys))}")
+    return data
+
+
+def _count(value: object, what: str, least: int = 0) -> int:
+    if type(value) is not int or not least <= value <= 10**7:
+        raise Unsafe(f"changes.json: {what} is not a whole number from {least} to 10000000")
+    return value
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str) or len(value) > REPORT_TEXT:
+        raise Unsafe(f"changes.json: {what} is not a string of at most {REPORT_TEXT} characters")
+    return value
+
+
+def code(text: str, most: int = 120) -> str:
+    """A pull request's string as inline code in a comment: one line, no backtick or table bar, no
+    control, format or direction character (shown as ?), at most `most` characters."""
+    text = "".join(c if c == " " or c.isprintable() and unicodedata.category(c) not in ("Cf", "Co") else "?"
+                   for c in text)
+    text = text.replace("`", "ˋ").replace("|", "¦")
+    return f"`` {text[:most]}{'…' if len(text) > most else ''} ``"
+
+
+BASES = {"same", "published", "given", "none"}
+COUNTS = {"added", "removed", "edited", "numbers", "untouched", "reran"}
+ROW = {"page", "line", "old", "new", "expr", "edited"}
+
+
+def read_report(path: Path) -> dict:
+    """The CI run's changes.json (scripts/changes.py --summary), checked field by field; Unsafe otherwise."""
+    if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REPORT:
+        raise Unsafe(f"changes.json: missing, not a regular file, or more than {MAX_REPORT} bytes")
+    try:
+        data = parse_json(path.read_text(encoding="utf-8"))
+    except ValueError:  # UnicodeDecodeError included
+        raise Unsafe("changes.json: not JSON") from None
+    _fields(data, {"format", "base", "compared", "counts", "untouched", "rows"}, "the report")
+    if type(data["format"]) is not int or data["format"] != 1:
+        raise Unsafe("changes.json: not format 1")
+    base = _fields(data["base"], {"how", "commit"}, "base")
+    if base["how"] not in BASES or not (base["commit"] == "" or
+                                         isinstance(base["commit"], str) and re.fullmatch(r"[0-9a-f]{40}", base["commit"])):
+        raise Unsafe("changes.json: base is not one of the kinds, or its commit is no commit")
+    if type(data["compared"]) is not bool:
+        raise Unsafe("changes.json: compared is not true or false")
+    for key, value in _fields(data["counts"], COUNTS, "counts").items():
+        _count(value, f"counts.{key}")
+    for key in ("untouched", "rows"):
+        if not isinstance(data[key], list) or len(data[key]) > REPORT_ROWS:
+            raise Unsafe(f"changes.json: {key} is not a list of at most {REPORT_ROWS}")
+    for i, page in enumerate(data["untouched"]):
+        _text(page, f"untouched[{i}]")
+    for i, row in enumerate(data["rows"]):
+        _fields(row, ROW, f"rows[{i}]")
+        _count(row["line"], f"rows[{i}].line", 1)
+        for key in ("page", "old", "new", "expr"):
+            _text(row[key], f"rows[{i}].{key}")
+        if type(row["edited"]) is not bool:
+            raise Unsafe(f"changes.json: rows[{i}].edited is not true or false")
+    return data
+
+
+def report_text(data: dict, full: str) -> str:
+    """The comment's part on what readers see changed, from a checked report; `full`: the full
+    report's address (made here, never taken from the report), or ""."""
+    link = f"（[完整报告]({full})）" if full else ""
+    sha = data["base"]["commit"]
+    base = {"same": f"和本 PR 的基准提交 `{sha[:12]}` 上 `main` 的构建比较",
+            "published": "和网站上发布的 `main`" + (f"（`{sha[:12]}`）" if sha else "") + "比较，不是本 PR 的基准提交",
+            "given": "和给定的基准比较", "none": ""}[data["base"]["how"]]
+    if not data["compared"]:
+        return f"**读者看到的变化**：没有比较（找不到能用的 `main` 清单）{link}。"
+    n = data["counts"]
+    out = [f"**读者看到的变化**{link}：{base}。", ""]
+    out.append(f"- 数变了 {n['numbers']} 个；新增 {n['added']} 页，删除 {n['removed']} 页，改动 {n['edited']} 页；"
+               f"重新运行 {n['reran']} 讲。")
+    if n["untouched"]:
+        names = "、".join(code(p) for p in data["untouched"])
+        more = f" 等 {n['untouched']} 页" if n["untouched"] > len(data["untouched"]) else ""
+        out.append(f"- **这次没有改动、却显示了不同的数或输出的页**：{names}{more}")
+    if data["rows"]:
+        out += ["", "| 页 | 行 | 原来现算 | 现在现算 | 表达式 |", "| --- | ---: | --- | --- | --- |"]
+        out += [f"| {code(r['page'], 60)}{'' if r['edited'] else '（未改动）'} | {r['line']} | {code(r['old'])} | "
+                f"{code(r['new'])} | {code(r['expr'])} |" for r in data["rows"]]
+        if n["numbers"] > len(data["rows"]):
+            out += ["", f"还有 {n['numbers'] - len(data['rows'])} 个，见完整报告。"]
+    elif not n["numbers"]:
+        out.append("- 没有一个数变了。")
+    return "\n".join(out)
+
+
 @dataclass
 class Preview:
     number: int
@@ -149,6 +252,8 @@ class Preview:
     path: Path
     cost: int = 0
     new: bool = False  # published by this run (the PR gets a comment)
+    report: dict | None = None  # the checked changes.json
+    report_problem: str = ""  # why there is none
 
 
 @dataclass
@@ -473,12 +578,18 @@ def newest_build(gh: GitHub, pr: dict, work: Path) -> tuple[Preview | None, str]
 def run_preview(gh: GitHub, run: dict, pr: dict, dest: Path) -> Preview | None:
     """One CI run's preview of `pr`, checked; None if its artifacts are gone."""
     number, sha = pr["number"], pr["head"]["sha"]
-    if not gh.artifact(run["id"], "preview", dest / "description", MAX_DESCRIPTION):
+    if not gh.artifact(run["id"], "preview", dest / "description", MAX_DESCRIPTION + MAX_REPORT):
         return None
     read_description(dest / "description/preview.json", number, sha)
     if not gh.artifact(run["id"], "site", dest / "site", PREVIEW_LIMIT):
         return None
-    return Preview(number, sha, pr["updated_at"], dest / "site", site_cost(dest / "site"), new=True)
+    found = Preview(number, sha, pr["updated_at"], dest / "site", site_cost(dest / "site"), new=True)
+    try:  # the report is a courtesy: without one the preview is published all the same
+        found.report = read_report(dest / "description/changes.json")
+    except Unsafe as err:
+        found.report_problem = reason(err)
+        print(f"::warning::PR #{number}, run {run['id']}: report not used: {found.report_problem}")
+    return found
 
 
 def reason(err: BaseException) -> str:
@@ -503,9 +614,13 @@ def summarize(env: dict, published: str, choice: Choice, problems: dict[int, str
 def comment(gh: GitHub, base: str, choice: Choice, manifest: dict, problems: dict[int, str]) -> None:
     for p in choice.kept:
         if p.new:
-            gh.comment(p.number, f"**站点预览**：{base}{PREVIEWS}/pr-{p.number}/\n\n"
+            address = f"{base}{PREVIEWS}/pr-{p.number}/"
+            full = f"{address}_changes/" if (p.path / "_changes/index.html").is_file() else ""
+            report = (report_text(p.report, full) if p.report else
+                      f"**读者看到的变化**：这次构建的报告不能用（`{p.report_problem or 'changes.json: missing'}`）。")
+            gh.comment(p.number, f"**站点预览**：{address}\n\n"
                                  f"由本 PR 的提交 {p.head_sha} 构建（Pages 部署完成后即可打开）。"
-                                 "每次推送都会更新；PR 关闭时预览会被删除。")
+                                 f"每次推送都会更新；PR 关闭时预览会被删除。\n\n{report}")
     for number, why in choice.dropped.items():
         if str(number) in manifest["previews"]:
             text = "PR 已关闭" if why == "closed" else f"所有预览的总大小或数量超过上限（{why}），最久没有更新的先撤下"
