@@ -33,7 +33,7 @@ class PageChange:
 
 @dataclass
 class Changes:
-    added: list[str] = field(default_factory=list)
+    added: list[tuple[str, str]] = field(default_factory=list)  # (page, its address in the head)
     removed: list[str] = field(default_factory=list)
     pages: list[PageChange] = field(default_factory=list)  # changed pages: not edited first
     reran: list[str] = field(default_factory=list)  # lessons whose run is a new one
@@ -77,7 +77,7 @@ def _keyed(items: list[dict], key) -> dict:
 
 def compare(base: dict, head: dict) -> Changes:
     b, h = base["pages"], head["pages"]
-    out = Changes(added=sorted(set(h) - set(b)), removed=sorted(set(b) - set(h)))
+    out = Changes(added=[(p, h[p].get("url", "")) for p in sorted(set(h) - set(b))], removed=sorted(set(b) - set(h)))
     for page in sorted(set(b) & set(h)):
         old, new = b[page], h[page]
         change = PageChange(page, new.get("url", ""), old.get("source") != new.get("source"))
@@ -112,6 +112,12 @@ def _link(page: str, url: str, preview: str) -> str:
     return _cell(page)
 
 
+def _retexted(changes: Changes) -> list[PageChange]:
+    """Pages the change did not edit whose visible text changed all the same, and no number or output
+    the report lists for them."""
+    return [c for c in changes.pages if not c.edited and c.text and not (c.numbers or c.shown)]
+
+
 def markdown(changes: Changes | None, preview: str = "", full: str = "", most: int = MOST,
              base: Base = Base()) -> str:
     """The report, in Chinese: changed numbers by page (pages the change did not edit first),
@@ -125,15 +131,18 @@ def markdown(changes: Changes | None, preview: str = "", full: str = "", most: i
     out = head
     moved = sum(len(c.numbers) for c in changes.pages)
     untouched = [c for c in changes.pages if not c.edited and (c.numbers or c.shown)]
-    out.append(f"- 数变了：{moved} 个，在 {sum(1 for c in changes.pages if c.numbers)} 页"
+    out.append((f"- 数变了：{moved} 个，在 {sum(1 for c in changes.pages if c.numbers)} 页" if moved else "- 数变了：0 个")
                + (f"；其中 {len(untouched)} 页这次没有改动，却显示了不同的数或输出" if untouched else ""))
     if changes.added:
-        out.append("- 新增页面：" + "、".join(_cell(p) for p in changes.added))
+        out.append("- 新增页面：" + "、".join(_link(p, url, preview) for p, url in changes.added))
     if changes.removed:
         out.append("- 删除页面：" + "、".join(_cell(p) for p in changes.removed))
     edited = [c for c in changes.pages if c.edited]
     if edited:
         out.append("- 改动的页面：" + "、".join(_link(c.page, c.url, preview) for c in edited))
+    if retexted := _retexted(changes):
+        out.append("- 源文件没改、文字变了的页面（导航、引用的文件、上一讲下一讲之类）："
+                   + "、".join(_link(c.page, c.url, preview) for c in retexted))
     if changes.reran:
         out.append("- 重新运行的讲：" + "、".join(_cell(s) for s in changes.reran))
     rows = 0
@@ -165,7 +174,7 @@ PAGE_TAGS = {"h2", "h3", "p", "ul", "li", "table", "thead", "tbody", "tr", "th",
 STYLE = """body{font:16px/1.6 system-ui,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;
 margin:0 auto;max-width:60rem;padding:1rem;color:#222}table{border-collapse:collapse;display:block;
 overflow-x:auto}th,td{border:1px solid #ccc;padding:.25rem .5rem}code{background:#f3f3f3;padding:0 .2rem;
-overflow-wrap:anywhere}a{color:#3949ab}"""
+overflow-wrap:anywhere}td code{white-space:nowrap}a{color:#3949ab}"""
 
 
 class _Audit(HTMLParser):
@@ -218,7 +227,7 @@ def summary(changes: Changes | None, base: Base = Base(), rows: int = COMMENT_RO
         "compared": changes is not None,
         "counts": {"added": len(found.added), "removed": len(found.removed),
                    "edited": sum(c.edited for c in found.pages), "numbers": len(numbers),
-                   "untouched": len(untouched), "reran": len(found.reran)},
+                   "untouched": len(untouched), "text": len(_retexted(found)), "reran": len(found.reran)},
         "untouched": untouched[:rows],
         "rows": [{"page": c.page, "line": int(new["line"]), "old": str(old["live"])[:120],
                   "new": str(new["live"])[:120], "expr": str(new["expr"])[:120], "edited": c.edited}

@@ -39,9 +39,14 @@ def page_record(state) -> dict:
     }
 
 
+INLINE = re.compile(r"</?(a|abbr|b|code|em|i|kbd|mark|span|strong|sub|sup)\b[^>]*>", re.I)
+
+
 def visible_text(page_html: str) -> str:
-    """The text of a page's article as a reader has it: tags and scripts gone, spaces collapsed."""
+    """The text of a page's article as a reader has it: tags and scripts gone (inline ones without a
+    trace), spaces collapsed."""
     text = re.sub(r"<(script|style)\b.*?</\1>", " ", page_html, flags=re.S | re.I)
+    text = re.sub(INLINE, "", text)  # a word that became a link reads the same
     text = re.sub(r"<[^>]+>", " ", text)
     return " ".join(html.unescape(text).split())
 

@@ -200,3 +200,11 @@ def test_the_base_manifest_is_the_base_commits_build_else_the_published_one_else
     asked = (tmp_path / "gh.log").read_text()
     assert "--branch main --event push --commit " + "d" * 40 in asked and "--status success" in asked
     assert ("download 77 --repo o/r --name manifest" in asked) is (case != "none")
+
+
+def test_the_visible_text_is_the_words_a_reader_reads():
+    plain = manifest.visible_text("<p>下一讲要给每个位置划定读取范围。</p><p>第二段 <code>x</code></p>")
+    linked = manifest.visible_text('<p><a href="../11/">下一讲</a>要给每个位置划定<strong>读取范围</strong>。</p>'
+                                   "<p>第二段 <code>x</code></p><script>var x = 1;</script>")
+    assert plain == linked == "下一讲要给每个位置划定读取范围。 第二段 x"
+    assert manifest.visible_text("<p>下一讲要给每个位置划定读取范围。</p>") != manifest.visible_text("<p>下一讲要划定读取范围。</p>")

@@ -569,7 +569,7 @@ def test_the_readme_states_the_publishers_bounds():
 def report(**changes):
     """A changes.json as scripts/changes.py --summary writes it, with `changes` over its fields."""
     data = {"format": 1, "base": {"how": "same", "commit": "b" * 40}, "compared": True,
-            "counts": {"added": 0, "removed": 0, "edited": 1, "numbers": 12, "untouched": 1, "reran": 1},
+            "counts": {"added": 0, "removed": 0, "edited": 1, "numbers": 12, "untouched": 1, "text": 2, "reran": 1},
             "untouched": ["docs/lessons/10-attention.md"],
             "rows": [{"page": "docs/lessons/10-attention.md", "line": 88, "old": "[0.4011, 0.1978]",
                       "new": "[0.3999, 0.2001]", "expr": "weights[0]", "edited": False}]}
