@@ -5,7 +5,10 @@ result is cached by what it depends on.
   its own files and on the syntax trees (not the comments) of every tinylm and lessons module it
   imported, plus the Python, torch and numpy versions. The worker reports what it imported, so
   the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
-  lessons that import it; a prose edit reruns nothing.
+  lessons that import it; a prose edit reruns nothing. Each lesson keeps its last HISTORY runs
+  (`.cache/coursekit/runs/<lesson>/<key>.json`), so a file edited and put back is a hit again; the
+  whole cache stays under CACHE_BYTES, the least recently used runs pruned first with what was kept
+  under their key.
 - Page blocks and inline bindings are cached under the run's key: a block by its code and the code
   of the blocks before it on the page (they share a namespace), a binding by its expression.
 - Workers are forked from a server that imported torch once; independent lessons run in
@@ -22,6 +25,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -41,7 +45,9 @@ TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
 AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
 SITE = "site"  # the session of blocks on pages of no lesson: they run in a worker with no lesson run
-FORMAT = 4  # bump when the cache layout, or what a recorded run has passed, changes
+FORMAT = 5  # bump when the cache layout, or what a recorded run has passed, changes
+HISTORY = 8  # runs kept per lesson: a file edited and put back finds its earlier run
+CACHE_BYTES = 512 * 1024 * 1024  # the whole cache at most; the least recently used runs go first
 
 
 class LessonError(Exception):
@@ -306,6 +312,7 @@ class Build:
         self.reruns = 0
         self._key: bytes | None = None  # the cache's sealing key, read on first use
         self._key_lock = threading.Lock()
+        self._in_use: set[str] = set()  # run keys this build uses: never pruned under it
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, sessions=None) -> None:
@@ -333,8 +340,9 @@ class Build:
                 self._runs[session] = self._pool.submit(self._run, session)
             return self._runs[session]
 
-    def _record_path(self, lesson: Lesson) -> Path:
-        return self.cache / "runs" / f"{lesson.package or SITE}.json"
+    # ---- the run cache: a few runs per lesson, each valid while the files it read are unchanged ----
+    def _runs_of(self, lesson: Lesson) -> Path:
+        return self.cache / "runs" / (lesson.package or SITE)
 
     def _own_files(self, lesson: Lesson) -> list[str]:
         if not lesson.package:
@@ -342,21 +350,54 @@ class Build:
         return [f"{lesson.folder}/__init__.py"] + [f"{lesson.folder}/{n}.py" for n, _ in lesson.experiments]
 
     def _cached(self, lesson: Lesson) -> Run | None:
-        path = self._record_path(lesson)
-        record = self._read(path)
-        if record.get("format") != FORMAT or record.get("versions") != self.versions:
-            return None
-        if record.get("experiments") != [list(e) for e in lesson.experiments]:
-            return None
-        deps = record["deps"]
-        if any(file_hash(self.root, rel, lesson) != h for rel, h in deps.items()):
-            return None
-        return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
+        """The lesson's most recently used recorded run whose files all read as they did then."""
+        for path in _newest_first(self._runs_of(lesson).glob("*.json")):
+            record = self._read(path)
+            if record.get("format") != FORMAT or record.get("versions") != self.versions:
+                continue
+            if record.get("experiments") != [list(e) for e in lesson.experiments]:
+                continue
+            if any(file_hash(self.root, rel, lesson) != h for rel, h in record["deps"].items()):
+                continue
+            os.utime(path)  # used: the last to be pruned
+            return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
+        return None
+
+    def _record(self, lesson: Lesson, record: dict) -> None:
+        """Keep a new run; drop this lesson's runs beyond HISTORY, then, while the cache is over
+        CACHE_BYTES, the least recently used runs of any lesson; each with its evaluations and blocks."""
+        self._write(self._runs_of(lesson) / f"{record['key']}.json", record)
+        with self._lock:
+            self._in_use.add(record["key"])
+            gone = _newest_first(self._runs_of(lesson).glob("*.json"))[HISTORY:]
+            gone += [p for p in (self.cache / "runs").glob("*.json")]  # the one-record-a-lesson layout of FORMAT 4
+            for path in gone:
+                self._forget(path)
+            records = _newest_first((self.cache / "runs").glob("*/*.json"))
+            total = sum(_bytes(p) for p in self.cache.rglob("*") if p.is_file())
+            for path in reversed(records):  # oldest first
+                if total <= CACHE_BYTES:
+                    break
+                if path.stem not in self._in_use:
+                    total -= self._forget(path)
+
+    def _forget(self, record: Path) -> int:
+        """Delete a recorded run with what was kept under its key; the bytes freed."""
+        key = record.stem
+        doomed = [record, self.cache / "evals" / f"{key}.json", *(self.cache / "blocks").glob(f"{key}-*/*.json")]
+        freed = sum(_bytes(p) for p in doomed)
+        for path in doomed:
+            path.unlink(missing_ok=True)
+        for folder in (self.cache / "blocks").glob(f"{key}-*"):
+            shutil.rmtree(folder, ignore_errors=True)
+        return freed
 
     def _run(self, session: str) -> Run:
         lesson = self.lesson(session)
         cached = self._cached(lesson)
         if cached is not None:
+            with self._lock:
+                self._in_use.add(cached.key)
             return cached  # its files were scanned for typed numbers when it was recorded
         fixed = self._fixed_print_numbers(lesson)  # about 25 ms a lesson: only when the lesson runs
         if fixed is not None:
@@ -381,7 +422,7 @@ class Build:
         key = _sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT))
         run = Run(lesson, key, files, error, executed=True, seconds=time.perf_counter() - start)
         if error is None:
-            self._write(self._record_path(lesson), {
+            self._record(lesson, {
                 "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments,
                 "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
             self._prepare_page(run, worker)
@@ -576,6 +617,23 @@ class Build:
         for w in workers:
             w.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _newest_first(paths) -> list[Path]:
+    stamped = []
+    for path in paths:
+        try:
+            stamped.append((path.stat().st_mtime_ns, path.name, path))
+        except OSError:  # pruned meanwhile
+            pass
+    return [p for *_, p in sorted(stamped, reverse=True)]
+
+
+def _bytes(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _seal_key(cache: Path) -> bytes:

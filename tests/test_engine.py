@@ -249,19 +249,63 @@ def test_a_page_without_blocks_reports_a_failing_experiment_below_its_title(tmp_
     assert extension.failure_line(tmp_path, "\n# 99｜标题\n", 5, err) == 6  # nothing below it: the title it is
 
 
+def test_a_file_edited_and_put_back_finds_its_earlier_run(root):
+    first = root / f"lessons/{A}/first.py"
+    original = first.read_text(encoding="utf-8")
+    before = runs(root, [A])[A]
+    first.write_text(original.replace("TWO * 3", "TWO * 4"), encoding="utf-8")
+    changed = runs(root, [A])[A]
+    assert changed.executed and changed.files[0].output() == "x = 8\n"
+    first.write_text(original, encoding="utf-8")
+    back = runs(root, [A])[A]
+    assert not back.executed and back.key == before.key and back.files[0].output() == "x = 6\n"
+    assert len(list((root / f".cache/coursekit/runs/lessons.{A}").glob("*.json"))) == 2
+
+
+def test_the_run_cache_keeps_a_few_runs_per_lesson_and_stays_under_its_size(root, monkeypatch):
+    first, cache = root / f"lessons/{A}/first.py", root / ".cache/coursekit"
+    original = first.read_text(encoding="utf-8")
+    monkeypatch.setattr(engine, "HISTORY", 2)
+    keys = []
+    for n in (3, 4, 5):  # three versions of the file: the oldest run goes, with its evaluations
+        first.write_text(original.replace("TWO * 3", f"TWO * {n}"), encoding="utf-8")
+        build = engine.Build(root)
+        try:
+            assert build.evaluate(A, ["x"])[0]["numbers"] == [2.0 * n]
+            keys.append(build.run(A).key)
+        finally:
+            build.close()
+    kept = {p.stem for p in (cache / f"runs/lessons.{A}").glob("*.json")}
+    assert kept == set(keys[1:]) and not (cache / f"evals/{keys[0]}.json").exists()
+    assert (cache / f"evals/{keys[2]}.json").exists()
+    first.write_text(original, encoding="utf-8")
+
+    runs(root, [A, C])  # another lesson's runs are pruned when the cache is over its size ...
+    monkeypatch.setattr(engine, "CACHE_BYTES", 1)
+    first.write_text(original.replace("TWO * 3", "TWO * 6"), encoding="utf-8")
+    build = engine.Build(root)
+    try:
+        build.run(C)  # ... but never a run this build uses
+        assert build.run(A).executed
+    finally:
+        build.close()
+    assert {p.parent.name for p in (cache / "runs").glob("*/*.json")} == {f"lessons.{A}", f"lessons.{C}"}
+    assert len(list((cache / "runs").glob("*/*.json"))) == 2
+
+
 def test_a_record_rewritten_outside_the_build_is_run_again_never_shown(root):
     """The poisoning a probe found: a lesson's recorded run rewritten (here by the test, as any
     process outside the build could) to show 9.9999 where the code computes 6. The record no longer
     verifies, so the lesson runs again and the true output is shown; so for one cut short, or copied
     over another lesson's record."""
     assert runs(root, [A, C])[A].files[0].output() == "x = 6\n"
-    record = root / f".cache/coursekit/runs/lessons.{A}.json"
+    (record,) = (root / f".cache/coursekit/runs/lessons.{A}").glob("*.json")
     seal, _, body = record.read_text(encoding="utf-8").partition("\n")
     record.write_text(seal + "\n" + body.replace("x = 6", "x = 9.9999"), encoding="utf-8")
     again = runs(root, [A])[A]
     assert again.executed and again.files[0].output() == "x = 6\n"
     for tamper in (lambda text: text[: len(text) // 2],
-                   lambda text: (root / f".cache/coursekit/runs/lessons.{C}.json").read_text(encoding="utf-8")):
+                   lambda text: next((root / f".cache/coursekit/runs/lessons.{C}").glob("*.json")).read_text(encoding="utf-8")):
         record.write_text(tamper(record.read_text(encoding="utf-8")), encoding="utf-8")
         run = runs(root, [A])[A]
         assert run.executed and run.files[0].output() == "x = 6\n"
