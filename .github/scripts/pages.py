@@ -177,7 +177,7 @@ def code(text: str, most: int = 120) -> str:
 
 
 BASES = {"same", "published", "given", "none"}
-COUNTS = {"added", "removed", "edited", "numbers", "untouched", "reran"}
+COUNTS = {"added", "removed", "edited", "numbers", "untouched", "text", "reran"}
 ROW = {"page", "line", "old", "new", "expr", "edited"}
 
 
@@ -233,6 +233,8 @@ def report_text(data: dict, full: str) -> str:
         names = "、".join(code(p) for p in data["untouched"])
         more = f" 等 {n['untouched']} 页" if n["untouched"] > len(data["untouched"]) else ""
         out.append(f"- **这次没有改动、却显示了不同的数或输出的页**：{names}{more}")
+    if n["text"]:
+        out.append(f"- 另有 {n['text']} 页源文件没改、文字变了（导航、引用的文件之类），见完整报告。")
     if data["rows"]:
         out += ["", "| 页 | 行 | 原来现算 | 现在现算 | 表达式 |", "| --- | ---: | --- | --- | --- |"]
         out += [f"| {code(r['page'], 60)}{'' if r['edited'] else '（未改动）'} | {r['line']} | {code(r['old'])} | "
