@@ -351,8 +351,8 @@ class Build:
 
     def _cached(self, lesson: Lesson) -> Run | None:
         """The lesson's most recently used recorded run whose files all read as they did then."""
-        for path in _newest_first(self._runs_of(lesson).glob("*.json")):
-            record = self._read(path)
+        for path in newest_first(self._runs_of(lesson).glob("*.json")):
+            record = self.read(path)
             if record.get("format") != FORMAT or record.get("versions") != self.versions:
                 continue
             if record.get("experiments") != [list(e) for e in lesson.experiments]:
@@ -366,14 +366,14 @@ class Build:
     def _record(self, lesson: Lesson, record: dict) -> None:
         """Keep a new run; drop this lesson's runs beyond HISTORY, then, while the cache is over
         CACHE_BYTES, the least recently used runs of any lesson; each with its evaluations and blocks."""
-        self._write(self._runs_of(lesson) / f"{record['key']}.json", record)
+        self.write(self._runs_of(lesson) / f"{record['key']}.json", record)
         with self._lock:
             self._in_use.add(record["key"])
-            gone = _newest_first(self._runs_of(lesson).glob("*.json"))[HISTORY:]
+            gone = newest_first(self._runs_of(lesson).glob("*.json"))[HISTORY:]
             gone += [p for p in (self.cache / "runs").glob("*.json")]  # the one-record-a-lesson layout of FORMAT 4
             for path in gone:
                 self._forget(path)
-            records = _newest_first((self.cache / "runs").glob("*/*.json"))
+            records = newest_first((self.cache / "runs").glob("*/*.json"))
             total = sum(_bytes(p) for p in self.cache.rglob("*") if p.is_file())
             for path in reversed(records):  # oldest first
                 if total <= CACHE_BYTES:
@@ -522,14 +522,14 @@ class Build:
         place = path.relative_to(self.cache).as_posix()
         return hmac.new(self._key, f"{place}\0{body}".encode(), hashlib.sha256).hexdigest()
 
-    def _write(self, path: Path, data: dict) -> None:
+    def write(self, path: Path, data: dict) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         body = json.dumps(data, ensure_ascii=False, sort_keys=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_text(f"{self._seal(path, body)}\n{body}", encoding="utf-8")
         tmp.replace(path)
 
-    def _read(self, path: Path) -> dict:
+    def read(self, path: Path) -> dict:
         """A record the build wrote, or {} when there is none or it does not verify."""
         try:
             seal, _, body = path.read_text(encoding="utf-8").partition("\n")
@@ -576,12 +576,12 @@ class Build:
         if run.error:
             raise run.error
         path = self.cache / "evals" / f"{run.key}.json"
-        known = self._read(path)
+        known = self.read(path)
         missing = sorted({e for e in exprs if e not in known})
         if missing:
             answer = (worker or self._worker(session)).ask(("eval", missing), "计算绑定的表达式")
             known.update(zip(missing, answer["values"]))
-            self._write(path, known)
+            self.write(path, known)
         return [known[e] for e in exprs]
 
     def candidates(self, session: str, queries: list[tuple]) -> list[tuple[list[str], tuple[str, list[str]]]]:
@@ -603,12 +603,12 @@ class Build:
         if run.error:
             raise run.error
         path = self.cache / "blocks" / f"{run.key}-{self.tooling}" / f"{chain}.json"
-        known = self._read(path)
+        known = self.read(path)
         if known:
             return known
         answer = (worker or self._worker(session)).ask(("exec", code, where, page), f"运行 {where} 的代码块")
         if "error" not in answer:
-            self._write(path, answer)
+            self.write(path, answer)
         return answer
 
     def close(self) -> None:
@@ -619,7 +619,7 @@ class Build:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _newest_first(paths) -> list[Path]:
+def newest_first(paths) -> list[Path]:
     stamped = []
     for path in paths:
         try:

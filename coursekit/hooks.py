@@ -28,7 +28,7 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
 from coursekit import (  # noqa: E402
-    engine, footer, incremental, manifest, notebook, notebook_page, report, search_index, speed)
+    engine, footer, incremental, manifest, notebook, notebook_page, pagecache, report, search_index, speed)
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
 LESSONS = "lessons/"
@@ -37,7 +37,7 @@ CACHE = ROOT / ".cache/coursekit"
 # Kept across rebuilds: `mkdocs serve` executes this file anew for each build, coursekit.engine stays.
 _state = engine.current.hook_state
 for _key, _default in {"serving": False, "notebook_errors": [], "incremental": None, "run_keys": {},
-                       "rebuilt": set(), "search_entries": []}.items():
+                       "rebuilt": set(), "search_entries": [], "pagecache": None}.items():
     _state.setdefault(_key, _default)
 
 
@@ -65,6 +65,10 @@ def on_pre_build(config) -> None:
     _state["page_problems"] = {}  # page -> how many problems it has; the build fails at its end
     _state["build"] = footer.build_info(ROOT)
     _state["manifest"] = {}  # page -> what it showed that code computed, for coursekit-manifest.json
+    _state["pagecache"] = None  # made in on_files, when the files are known
+    search = config.plugins.get("material/search")
+    if search is not None and getattr(search, "search_index", None) is not None:
+        _state["search_cache"] = search  # wrapped in on_files, with the build's cache
 
 
 @event_priority(50)  # before mkdocs-jupyter, which renders the notebooks this adds
@@ -94,6 +98,9 @@ def on_files(files, config):
         written[uri] = None if run.error else run.key
         files.append(File(uri, str(pages), config["site_dir"], config["use_directory_urls"]))
     _state["run_keys"] = {s: build.run(s).key for s in build.lessons}
+    cache = _state["pagecache"] = pagecache.PageCache(build, ROOT, config, files)
+    if _state.get("search_cache") is not None:
+        cache.remember_search(_state.pop("search_cache"))
     if _state["incremental"] is not None and _state["incremental"].dirty:
         _state["incremental"].mark_stale(files, _state["run_keys"])
     return files
@@ -115,6 +122,8 @@ def on_pre_page(page, config, files):
     of mkdocs-jupyter's nbconvert HTML, which would only be thrown away (0.3 s a notebook)."""
     if page.file.src_uri.endswith(".ipynb"):
         page.render = types.MethodType(notebook_page.render, page)
+    if _state["pagecache"] is not None:
+        _state["pagecache"].wrap(page, files)  # unchanged inputs: the kept conversion (coursekit/pagecache.py)
     return page
 
 
@@ -153,6 +162,8 @@ def on_post_build(config) -> None:
     build = engine.current.build
     if build is not None:
         log.info(report.executed(build.executed(), build.executed_seconds, build.reruns))
+        if _state["pagecache"] is not None:
+            log.info(_state["pagecache"].summary())
         build.close()
         engine.current.build = None
     reported = _state.get("page_problems", {})

@@ -82,18 +82,7 @@ class Builder:
         return h.hexdigest()
 
     def fingerprint(self, page: Path, run_keys: dict[str, str]) -> str:
-        """What a page shows besides its own text: its lesson's run and the files it includes."""
-        text = page.read_text(encoding="utf-8")
-        rel = page.relative_to(self.root).as_posix()
-        session = session_of(rel)
-        h = hashlib.sha256(run_keys.get(session, "").encode() if session else b"")
-        if crossref.shows_declarations(rel, text):  # other lessons' titles and summaries (links, table)
-            h.update(self._declarations().encode())
-        for m in REFERENCE.finditer(text):
-            for ref in (m.group(1) or m.group(2)).split():
-                path = self.root / ref.split(":")[0]
-                h.update(path.read_bytes() if path.is_file() else b"-")
-        return h.hexdigest()
+        return fingerprint(self.root, page, run_keys, self._declarations)
 
     def _declarations(self) -> str:
         if self._declared is None:
@@ -113,6 +102,22 @@ class Builder:
             if self.shown.get(file.src_uri) != key:
                 file.content_string = file.content_string  # MkDocs rebuilds a file whose content is set
             self.shown[file.src_uri] = key
+
+
+def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) -> str:
+    """What a page shows besides its own text: its lesson's run, the files it includes and, where it
+    shows them, other lessons' titles and summaries (`declarations()`, read when needed)."""
+    text = page.read_text(encoding="utf-8")
+    rel = page.relative_to(root).as_posix()
+    session = session_of(rel)
+    h = hashlib.sha256(run_keys.get(session, "").encode() if session else b"")
+    if crossref.shows_declarations(rel, text):  # other lessons' titles and summaries (links, table)
+        h.update(declarations().encode())
+    for m in REFERENCE.finditer(text):
+        for ref in (m.group(1) or m.group(2)).split():
+            path = root / ref.split(":")[0]
+            h.update(path.read_bytes() if path.is_file() else b"-")
+    return h.hexdigest()
 
 
 def merge_search_index(entries: list[dict], previous: list[dict] | None, rebuilt: set[str]) -> list[dict]:

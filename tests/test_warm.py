@@ -1,0 +1,143 @@
+"""Warm one-shot builds (coursekit/pagecache.py, the run cache's history): a build that reuses what
+did not change writes the same bytes as a cold build of the same tree, for every kind of edit, and
+an edit put back is a hit."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from coursekit import pagecache
+from coursekit.harness import copy_repo, course_lessons, mkdocs_build
+from tests.conftest import ROOT, edit
+
+EPOCH = {"SOURCE_DATE_EPOCH": "1700000000"}
+LESSONS = course_lessons(ROOT)
+
+
+def build(repo: Path, site: Path) -> str:
+    result = mkdocs_build(repo, site, **EPOCH)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stderr
+
+
+def cold(repo: Path, site: Path) -> None:
+    """A build with no cache at all, of the same tree in the same place; the warm cache is kept."""
+    aside = repo.parent / f"{repo.name}-cache-aside"
+    shutil.move(repo / ".cache", aside)
+    try:
+        build(repo, site)
+    finally:
+        shutil.rmtree(repo / ".cache", ignore_errors=True)
+        shutil.move(aside, repo / ".cache")
+
+
+def differences(a: Path, b: Path) -> list[str]:
+    files = lambda root: {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}  # noqa: E731
+    left, right = files(a), files(b)
+    out = sorted(left ^ right)
+    out += [f for f in sorted(left & right) if (a / f).read_bytes() != (b / f).read_bytes()]
+    return out
+
+
+def converted(log: str) -> int:
+    found = re.search(r"页面转换：沿用上次的 (\d+) 页，转换 (\d+) 页", log)
+    assert found, log[-2000:]
+    return int(found.group(2))
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A copy of the course with its caches, built once: the site every edit is put back to."""
+    repo = copy_repo(tmp_path_factory.mktemp("warm") / "repo", with_cache=True)
+    first = repo.parent / "first"
+    build(repo, first)
+    assert converted(build(repo, repo.parent / "again")) == 0  # nothing changed: nothing converted
+    assert not differences(first, repo.parent / "again")
+    return repo, first
+
+
+def sentence(repo: Path, page: str) -> str:
+    text = (repo / page).read_text(encoding="utf-8")
+    return next(line for line in text.split("\n")
+                if "。" in line and "{" not in line and line[:1] not in "#`!-|<>: \t" and "](" not in line)
+
+
+def snippet(repo: Path) -> str:
+    for page in sorted((repo / "docs").rglob("*.md")):
+        found = re.search(r'--8<--\s*"(snippets/[^"]+)"', page.read_text(encoding="utf-8"))
+        if found:
+            return found.group(1)
+    raise AssertionError("no page includes a snippet")
+
+
+def edits(repo: Path) -> dict[str, tuple[str, str, str]]:
+    """Each kind of edit: (file, text, edited text), made and put back by the test."""
+    out = {}
+    for lesson in LESSONS:
+        line = sentence(repo, lesson.page)
+        out[f"prose {lesson.id}"] = (lesson.page, line, line + "这是补上的一句。")
+        init = f"{lesson.folder}/__init__.py"
+        text = (repo / init).read_text(encoding="utf-8")
+        out[f"code {lesson.id}"] = (init, text, text + "# 只是多了一行注释\n")
+    init = (repo / "tinylm/__init__.py").read_text(encoding="utf-8")
+    out["tinylm"] = ("tinylm/__init__.py", init, init + "\n\ndef _unused():\n    return None\n")
+    shell = snippet(repo)
+    text = (repo / shell).read_text(encoding="utf-8")
+    out["snippet"] = (shell, text, text + "# 只是多了一行注释\n")
+    config = (repo / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = re.search(r"\n  - (源码):", config)
+    assert nav, "mkdocs.yml has no 源码 section"
+    out["navigation"] = ("mkdocs.yml", nav.group(0), nav.group(0).replace("源码", "全部源码"))
+    out["configuration"] = ("mkdocs.yml", "permalink_title: 本节链接", "permalink_title: 链到本节")
+    return out
+
+
+KINDS = [f"prose {lesson.id}" for lesson in LESSONS] + [f"code {lesson.id}" for lesson in LESSONS] + [
+    "tinylm", "snippet", "navigation", "configuration"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_warm_build_after_an_edit_is_byte_identical_to_a_cold_one(course, kind):
+    repo, first = course
+    path, old, new = edits(repo)[kind]
+    edit(repo, path, old, new)
+    try:
+        log = build(repo, repo.parent / f"warm-{kind}")
+        cold(repo, repo.parent / f"cold-{kind}")
+        assert not differences(repo.parent / f"warm-{kind}", repo.parent / f"cold-{kind}")
+        assert differences(first, repo.parent / f"warm-{kind}")  # the edit shows somewhere
+        pages = len(list((repo / "docs").rglob("*.md"))) + len(LESSONS)
+        if kind.startswith("prose"):
+            assert converted(log) == 1  # that page alone
+        elif kind.startswith(("code", "tinylm")):
+            assert 0 < converted(log) < pages  # the pages of lessons that ran again, and their notebooks
+    finally:
+        edit(repo, path, new, old)
+    back = build(repo, repo.parent / f"back-{kind}")
+    assert converted(back) == 0 and not differences(first, repo.parent / f"back-{kind}")  # put back: a hit
+
+
+def test_a_page_with_a_problem_is_converted_and_reported_every_time(course, tmp_path):
+    repo, _ = course
+    lesson = LESSONS[0]
+    line = sentence(repo, lesson.page)
+    edit(repo, lesson.page, line, line + "比如 0.123456 这个数。")
+    try:
+        for attempt in (1, 2):
+            result = mkdocs_build(repo, tmp_path / f"site{attempt}", **EPOCH)
+            assert result.returncode != 0 and "未绑定的数字 0.123456" in result.stderr
+            assert converted(result.stderr) >= 1
+    finally:
+        edit(repo, lesson.page, line + "比如 0.123456 这个数。", line)
+
+
+def test_conversions_kept_per_page_are_bounded(course):
+    repo, _ = course
+    folders = [p for p in (repo / ".cache/coursekit/converted").iterdir() if p.is_dir()]
+    assert folders and all(len(list(f.glob("*.json"))) <= pagecache.KEEP for f in folders)
+    searched = [p for p in (repo / ".cache/coursekit/search").iterdir() if p.is_dir()]
+    assert searched and all(len(list(f.glob("*.json"))) <= pagecache.KEEP for f in searched)
