@@ -19,6 +19,7 @@ result is cached by what it depends on.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import hmac
 import json
@@ -303,7 +304,6 @@ class Build:
         self.cache = cache or self.root / ".cache/coursekit"
         self.lessons = find_lessons(self.root)
         self.versions = versions()
-        self.tooling = _sha(*(behaviour(p.read_text(encoding="utf-8")) for p in sorted(self.root.glob("coursekit/*.py"))))
         self._runs: dict[str, Future] = {}
         self._workers: dict[str, Worker] = {}
         self._pool = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1))
@@ -313,6 +313,12 @@ class Build:
         self._key: bytes | None = None  # the cache's sealing key, read on first use
         self._key_lock = threading.Lock()
         self._in_use: set[str] = set()  # run keys this build uses: never pruned under it
+
+    @functools.cached_property
+    def tooling(self) -> str:
+        """The kit's code as it behaves (comments aside): page blocks are kept under it. Read when a
+        block is first looked up, so a build whose pages all come from the page cache never reads it."""
+        return _sha(*(behaviour(p.read_text(encoding="utf-8")) for p in sorted(self.root.glob("coursekit/*.py"))))
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, sessions=None) -> None:

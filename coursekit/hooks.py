@@ -77,14 +77,14 @@ def on_files(files, config):
     build = engine.current.build
     pages = CACHE / "pages"
     _state["notebook_errors"] = []
-    written = _state.setdefault("notebooks", {})  # uri -> the run it was made from (under serve)
+    made = notebook.maker()  # what a notebook is made with besides its run
     for session, lesson in build.lessons.items():
         uri = f"lessons/{lesson.number}-notebook.ipynb"
         run = build.run(session)
-        target = pages / uri
-        if run.error is None and written.get(uri) == run.key and target.is_file():
+        target, record = pages / uri, CACHE / "notebooks" / f"{lesson.number}.json"
+        if run.error is None and target.is_file() and build.read(record).get("key") == [run.key, made]:
             files.append(File(uri, str(pages), config["site_dir"], config["use_directory_urls"]))
-            continue
+            continue  # made from this run already, by this build or an earlier one
         nb = notebook.build(run, ROOT)
         if run.error:
             where = f"{run.error.where[0]}:{run.error.where[1]}: " if run.error.where else ""
@@ -95,7 +95,10 @@ def on_files(files, config):
         text = notebook.nbformat.writes(nb) + "\n"
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
-        written[uri] = None if run.error else run.key
+        if run.error is None:
+            build.write(record, {"key": [run.key, made]})
+        else:
+            record.unlink(missing_ok=True)
         files.append(File(uri, str(pages), config["site_dir"], config["use_directory_urls"]))
     _state["run_keys"] = {s: build.run(s).key for s in build.lessons}
     cache = _state["pagecache"] = pagecache.PageCache(build, ROOT, config, files)
@@ -113,7 +116,7 @@ def on_serve(server, config, builder):
 
 
 def on_env(env, config, files):
-    speed.reuse_compiled_templates(env)
+    speed.reuse_compiled_templates(env, CACHE / "templates")
     return env
 
 

@@ -10,7 +10,9 @@ timestamps, stable cell ids.
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
+from pathlib import Path
 
 import nbformat
 
@@ -43,6 +45,14 @@ def cell_code(text: str) -> tuple[str, str]:
     if doc:  # the docstring leaves the cell; comments above it stay
         lines = lines[: tree.body[0].lineno - 1] + lines[tree.body[0].end_lineno :]
     return doc, "\n".join(line for line in lines if "--8<--" not in line).strip("\n")
+
+
+def maker() -> str:
+    """What a notebook is made with besides its run: this kit's code and nbformat's version."""
+    h = hashlib.sha256(nbformat.__version__.encode())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:32]
 
 
 def build(run: Run, root) -> nbformat.NotebookNode:

@@ -2,34 +2,48 @@
 
 - MkDocs polls watched files every 0.5 s (its PollingObserver), so a save waits 0.25 s on average
   before a rebuild starts; the few files here can be polled every 0.1 s at no real cost.
-- Every rebuild makes a new Jinja environment and compiles Material's templates again (about
-  0.25 s); a bytecode cache kept in this process for the life of `mkdocs serve` avoids that. Jinja
-  checks each template's source, so an edited template is compiled anew.
+- Every build makes a new Jinja environment and compiles Material's templates again (about
+  0.25 s); a bytecode cache kept in this process for the life of `mkdocs serve`, and on disk in
+  `.cache/coursekit/templates` for one-shot builds, avoids that (Jinja's own FileSystemBytecodeCache).
+  Jinja checks each template's source, and its bytecode carries the Python version, so an edited
+  template or another Python compiles anew.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import jinja2
 
 POLL_SECONDS = 0.1
 
 
-class _MemoryBytecodeCache(jinja2.BytecodeCache):
+class _RememberedBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept in memory, in front of a folder that outlives the process."""
+
     def __init__(self) -> None:
         self._store: dict[str, bytes] = {}
+        self.disk: jinja2.FileSystemBytecodeCache | None = None
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         if bucket.key in self._store:
             bucket.bytecode_from_string(self._store[bucket.key])
+        elif self.disk is not None:
+            self.disk.load_bytecode(bucket)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self._store[bucket.key] = bucket.bytecode_to_string()
+        if self.disk is not None:
+            self.disk.dump_bytecode(bucket)
 
 
-_templates = _MemoryBytecodeCache()
+_templates = _RememberedBytecodeCache()
 
 
-def reuse_compiled_templates(env: jinja2.Environment) -> None:
+def reuse_compiled_templates(env: jinja2.Environment, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    if _templates.disk is None or Path(_templates.disk.directory) != folder:
+        _templates.disk = jinja2.FileSystemBytecodeCache(str(folder))
     env.bytecode_cache = _templates
 
 
