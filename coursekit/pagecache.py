@@ -118,8 +118,9 @@ class PageCache:
 
     # ---- conversions ------------------------------------------------------------------------------
     def key(self, page) -> str:
-        source = Path(page.file.abs_src_path)
-        text = source.read_text(encoding="utf-8")
+        # a page serve marked stale has its text set, not a source path (incremental.mark_stale)
+        source = Path(page.file.abs_src_path or self.root / "docs" / page.file.src_uri)
+        text = page.file.content_string
         rel = source.relative_to(self.root).as_posix() if source.is_relative_to(self.root) else page.file.src_uri
         session = engine.session_of(rel)
         shown = ""
@@ -130,7 +131,7 @@ class PageCache:
                 if self._code is None:
                     self._code = _tree(self.root, ["tinylm", "lessons"], ".py")
                 shown += self._code
-        return _sha(self.site, rel, _file_digest(source), shown)
+        return _sha(self.site, rel, text, shown)
 
     def _declarations(self) -> str:
         if self._declared is None:
