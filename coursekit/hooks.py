@@ -28,7 +28,7 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
 from coursekit import (  # noqa: E402
-    engine, footer, incremental, manifest, notebook, notebook_page, pagecache, report, search_index, speed)
+    engine, footer, incremental, manifest, notebook, notebook_page, pagecache, report, search_index, segmenter, speed)
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
 LESSONS = "lessons/"
@@ -66,6 +66,7 @@ def on_pre_build(config) -> None:
     _state["build"] = footer.build_info(ROOT)
     _state["manifest"] = {}  # page -> what it showed that code computed, for coursekit-manifest.json
     _state["pagecache"] = None  # made in on_files, when the files are known
+    segmenter.lazy()  # search indexes an edited page without loading jieba's whole dictionary
     search = config.plugins.get("material/search")
     if search is not None and getattr(search, "search_index", None) is not None:
         _state["search_cache"] = search  # wrapped in on_files, with the build's cache
@@ -162,6 +163,7 @@ def on_post_build(config) -> None:
         return _state["search_entries"]
 
     search_index.compact(config["site_dir"], whole if _state["serving"] else None)
+    segmenter.keep()  # a build that loaded jieba's dictionary leaves it as a table for the next ones
     build = engine.current.build
     if build is not None:
         log.info(report.executed(build.executed(), build.executed_seconds, build.reruns))

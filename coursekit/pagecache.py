@@ -27,6 +27,7 @@ from the page's first heading; no public setter).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -82,7 +83,8 @@ def _configured(config) -> str:
     return re.sub(r" at 0x[0-9a-f]+", "", repr(sorted(keep.items())))
 
 
-def _versions(names) -> str:
+@functools.lru_cache(maxsize=None)
+def _versions(names: tuple[str, ...]) -> str:
     out = []
     for name in names:
         try:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import pagecache
+from coursekit import pagecache, segmenter
 from coursekit.harness import copy_repo, course_lessons, mkdocs_build
 from tests.conftest import ROOT, edit
 
@@ -141,3 +141,24 @@ def test_conversions_kept_per_page_are_bounded(course):
     assert folders and all(len(list(f.glob("*.json"))) <= pagecache.KEEP for f in folders)
     searched = [p for p in (repo / ".cache/coursekit/search").iterdir() if p.is_dir()]
     assert searched and all(len(list(f.glob("*.json"))) <= pagecache.KEEP for f in searched)
+
+
+def test_search_segments_the_same_words_from_the_dictionarys_table(tmp_path, monkeypatch):
+    import jieba
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    full = jieba.Tokenizer()
+    full.initialize()
+    monkeypatch.setattr(jieba, "dt", full)
+    segmenter.keep()  # after a build that loaded the dictionary
+    assert segmenter.table(jieba).is_file() and segmenter.table(jieba).is_relative_to(tmp_path)
+    looked_up = jieba.Tokenizer()
+    monkeypatch.setattr(jieba, "dt", looked_up)
+    assert segmenter.lazy() and isinstance(looked_up.FREQ, segmenter.Counts)
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        assert list(looked_up.cut(text)) == list(full.cut(text)), page
+    own = jieba.Tokenizer()
+    own.initialize()  # a tokenizer that loaded a dictionary (a user dictionary, say) keeps it
+    monkeypatch.setattr(jieba, "dt", own)
+    assert not segmenter.lazy() and not isinstance(own.FREQ, segmenter.Counts)
