@@ -162,3 +162,27 @@ def test_search_segments_the_same_words_from_the_dictionarys_table(tmp_path, mon
     own.initialize()  # a tokenizer that loaded a dictionary (a user dictionary, say) keeps it
     monkeypatch.setattr(jieba, "dt", own)
     assert not segmenter.lazy() and not isinstance(own.FREQ, segmenter.Counts)
+
+
+LAZY_PROBE = """
+import sys
+import coursekit.lazy_imports
+import mkdocs_jupyter, mkdocs_jupyter.plugin
+print(mkdocs_jupyter.__version__, "nbconvert" in sys.modules)
+assert callable(mkdocs_jupyter.plugin.convert.nb2html)  # used: it loads
+print("nbconvert" in sys.modules)
+"""
+
+
+def test_mkdocs_jupyter_loads_nbconvert_only_when_it_converts():
+    import subprocess
+    import sys
+
+    import yaml
+
+    out = subprocess.run([sys.executable, "-c", LAZY_PROBE], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0.26.3", "False", "True"]  # the version the private use is pinned to
+    plugins = [p if isinstance(p, str) else next(iter(p)) for p in
+               yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)["plugins"]]
+    assert plugins.index("coursekit-lazy-imports") < plugins.index("mkdocs-jupyter")
