@@ -54,7 +54,7 @@ class Builder:
         self.root = root
         self.structure = self._structure()
         self.dirty = False  # whether the build under way is a dirty one
-        self._declared: str | None = None  # crossref.declarations, read once per rebuild
+        self._declarations = Declarations(root)  # read once per rebuild
         # page -> fingerprint of what it showed when last built (the first, full build: now)
         self.shown = {p.relative_to(root / "docs").as_posix(): self.fingerprint(p, run_keys)
                       for p in (root / "docs").rglob("*.md")}
@@ -84,17 +84,9 @@ class Builder:
     def fingerprint(self, page: Path, run_keys: dict[str, str]) -> str:
         return fingerprint(self.root, page, run_keys, self._declarations)
 
-    def _declarations(self) -> str:
-        if self._declared is None:
-            try:
-                self._declared = crossref.declarations(self.root)
-            except Exception as err:  # noqa: BLE001 - a bad declaration is reported by the page's build
-                self._declared = f"error {err}"
-        return self._declared
-
     def mark_stale(self, files, run_keys: dict[str, str]) -> None:
         """Make MkDocs' dirty build rebuild a page whose inputs changed though its source did not."""
-        self._declared = None  # read once per rebuild
+        self._declarations.forget()  # read once per rebuild
         for file in files.documentation_pages():
             if not file.src_uri.endswith(".md") or not file.abs_src_path:
                 continue
@@ -102,6 +94,25 @@ class Builder:
             if self.shown.get(file.src_uri) != key:
                 file.content_string = file.content_string  # MkDocs rebuilds a file whose content is set
             self.shown[file.src_uri] = key
+
+
+class Declarations:
+    """Other lessons' titles and summaries as one text (crossref.declarations), read when first
+    asked; a bad declaration reads as its error, which the page's build reports."""
+
+    def __init__(self, root: Path) -> None:
+        self.root, self._text = root, None
+
+    def __call__(self) -> str:
+        if self._text is None:
+            try:
+                self._text = crossref.declarations(self.root)
+            except Exception as err:  # noqa: BLE001 - reported by the page's build
+                self._text = f"error {err}"
+        return self._text
+
+    def forget(self) -> None:
+        self._text = None
 
 
 def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) -> str:

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from mkdocs.structure.toc import get_toc
 
-from coursekit import crossref, engine, incremental, stamps
+from coursekit import engine, incremental, stamps
 
 FORMAT = 1
 KEEP = 8  # conversions and search entries kept per page, as runs per lesson: an edit put back is a hit
@@ -111,7 +111,7 @@ class PageCache:
         self.folder = build.cache / "converted"
         self.restored: set[str] = set()  # pages this build took from the cache
         self.converted: set[str] = set()  # pages it converted
-        self._declared: str | None = None
+        self._declarations = incremental.Declarations(root)
         reviewed = sorted(root.glob("lessons/*/reviewed.json"))
         self.site = _sha(str(FORMAT), _tree(root, SITE_INPUTS), _tree(root, [p.relative_to(root) for p in reviewed]),
                          _configured(config), _versions(CONVERTERS), json.dumps(build.versions, sort_keys=True),
@@ -134,14 +134,6 @@ class PageCache:
                     self._code = _tree(self.root, ["tinylm", "lessons"], ".py")
                 shown += self._code
         return _sha(self.site, rel, text, shown)
-
-    def _declarations(self) -> str:
-        if self._declared is None:
-            try:
-                self._declared = crossref.declarations(self.root)
-            except Exception as err:  # noqa: BLE001 - a bad declaration is reported by the page's build
-                self._declared = f"error {err}"
-        return self._declared
 
     def _path(self, page, key: str) -> Path:
         return self.folder / _slug(page.file.src_uri) / f"{key}.json"

@@ -499,17 +499,23 @@ HOSTILE = {  # PR 6's run 16: its artifacts ("preview", "site") or its run, and 
 }
 
 
+def two_pulls(tmp_path):
+    """main's site and two open pull requests: PR 5 from this repository (run 15), PR 6 from a fork (run 16)."""
+    gh, s5, s6 = FakeGitHub(), "5" * 40, "6" * 40
+    gh.main_runs = [run_of(1, "m" * 40)]
+    gh.artifacts[(1, "site")] = site(tmp_path / "a/main", "main v1")
+    gh.pulls = [pull(5, s5, "2026-01-05"), pull(6, s6, "2026-01-06", "fork/r")]
+    gh.pr_runs = {s5: [run_of(15, s5)], s6: [run_of(16, s6, "fork/r")]}
+    return gh, s5, s6
+
+
 @pytest.mark.parametrize("case", HOSTILE)
 def test_one_pull_requests_hostile_data_drops_only_its_preview(tmp_path, remote, monkeypatch, case):
     build, named = HOSTILE[case]
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
-    gh, s5, s6 = FakeGitHub(), "5" * 40, "6" * 40
-    gh.main_runs = [run_of(1, "m" * 40)]
-    gh.artifacts[(1, "site")] = site(tmp_path / "a/main", "main v1")
-    gh.pulls = [pull(5, s5, "2026-01-05"), pull(6, s6, "2026-01-06", "fork/r")]
-    gh.pr_runs = {s5: [run_of(15, s5)], s6: [run_of(16, s6, "fork/r")]}
+    gh, s5, s6 = two_pulls(tmp_path)
     gh.artifacts.update({(15, "preview"): describe(tmp_path / "a/d15", "5", s5),
                          (15, "site"): zipped({"index.html": b"pr 5", "css/": b"", "css/a.css": b"x"}),
                          (16, "preview"): describe(tmp_path / "a/d16", "6", s6),
@@ -662,11 +668,7 @@ def test_the_comment_says_what_the_report_compared_with(based, expected):
 
 def test_the_publisher_comments_the_report_and_keeps_a_preview_whose_report_is_hostile(tmp_path, remote):
     env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
-    gh, s5, s6 = FakeGitHub(), "5" * 40, "6" * 40
-    gh.main_runs = [run_of(1, "m" * 40)]
-    gh.artifacts[(1, "site")] = site(tmp_path / "a/main", "main v1")
-    gh.pulls = [pull(5, s5, "2026-01-05"), pull(6, s6, "2026-01-06", "fork/r")]
-    gh.pr_runs = {s5: [run_of(15, s5)], s6: [run_of(16, s6, "fork/r")]}
+    gh, s5, s6 = two_pulls(tmp_path)
     d15, d16 = describe(tmp_path / "a/d15", "5", s5), describe(tmp_path / "a/d16", "6", s6)
     (d15 / "changes.json").write_text(json.dumps(report()), encoding="utf-8")
     (d16 / "changes.json").write_text(json.dumps(report(**{"rows.0.line": "88`<script>`"})), encoding="utf-8")
