@@ -35,7 +35,9 @@ from coursekit import numbers
 MOST = 3  # candidates shown
 TIED = 12  # tied candidates handed on to be told apart (coursekit.variations)
 LARGEST = 4096  # values larger than this are searched as a whole only
+APART = 4  # added to the tier of a product line whose factors come from two experiment files
 COUNTS, NEAR, ELSEWHERE = -1, 2, 3  # tiers; NEAR: the farthest a weakly written number is bound from
+SHARED = 6  # decimals at which the row sums of a table are one value (float noise is smaller)
 LONG = 10  # the last element of a longer sequence is written x[-1] (the final loss), not x[99]
 
 # The course's terms and the names its code gives what they stand for: a term in the paragraph
@@ -58,8 +60,13 @@ AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项
 WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
 
 
+# Words that contain a term without meaning it: 数值 (a number) is no 值 (V), 平均值 no V either.
+NOT_TERMS = re.compile(r"数值|均值|最大值|最小值|取值|阈值|值得")
+
+
 def stems(text: str, terms: dict = TERMS) -> set[str]:
     """The name stems the course's terms in `text` stand for."""
+    text = NOT_TERMS.sub("", text)
     return {stem for term, names in terms.items() if term in text for stem in names}
 
 
@@ -83,9 +90,10 @@ def _table(value):
         return None
 
 
-def _values(name: str, value, count: bool) -> list[tuple[int, str, list[float]]]:
+def _values(name: str, value, count: bool, rows: bool = False) -> list[tuple[int, str, list[float]]]:
     """(kind, expression, values) for `value` named `name`. For a count: its sizes, a whole number,
-    the sums of a mask."""
+    the sums of a mask. Where the text speaks of every row's sum (`rows`: 每行之和), the one value
+    all of a table's row sums share, `x.sum(dim=-1).round(decimals=6).unique()`."""
     t = _table(value)
     sized = isinstance(value, (list, tuple, dict, set, frozenset)) and not isinstance(value, str)
     if t is None:
@@ -101,6 +109,9 @@ def _values(name: str, value, count: bool) -> list[tuple[int, str, list[float]]]
     if t.numel() > LARGEST:
         return out
     out.append((PART, f"{name}.sum()", [t.sum().item()]))
+    if rows and t.dim() == 2:
+        shared = t.sum(-1).round(decimals=SHARED).unique()
+        out += [(WHOLE, f"{name}.sum(dim=-1).round(decimals={SHARED}).unique()", shared.tolist())] if len(shared) == 1 else []
     if t.dim() == 1:
         last = len(t) - 1 if len(t) > LONG else None
         out += [(ELEMENT, f"{name}[{-1 if i == last else i}]", [x]) for i, x in enumerate(t.tolist())]
@@ -142,7 +153,7 @@ def _named(scope: dict):
 
 def _roots(expr: str) -> set[str]:
     """The names an expression reads: {'masked.weights'} for `len(masked.weights[0])`."""
-    found = re.findall(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", expr)
+    found = re.findall(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.sub(r"\b\w+=(?!=)", "", expr))  # no dim=-1
     return {re.sub(r"\.(?:shape|sum|numel)$", "", n) for n in found if n not in ("len", "torch.stack")}
 
 
@@ -155,37 +166,51 @@ def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> int:
 def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str], tuple[str, list[str]]]:
     """For a query (coursekit.pages._query): the best candidates, and whether the first is sure
     (decide)."""
-    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"])
-    if query["shaped"]:  # 形状是 [1, 2]: a shape, not the values of a row
+    rows = bool(query.get("rows")) and query["summed"] and len(query["written"]) == 1 and not query["count"]
+    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"], rows)
+    rivals = []
+    if rows:  # 每行之和都是 1: what every row's sum is, not one row's
+        shared = [(rank, e) for rank, e in found if e.endswith(".unique()")]
+        # one row's sum of another name as near: the text may mean that table, 每行 or not
+        rivals = [e for rank, e in found if shared and not e.endswith(".unique()") and ".sum(" in e
+                  and rank[0] <= shared[0][0][0] and _roots(e) != _roots(shared[0][1])]
+        found = shared
+    elif query["shaped"]:  # 形状是 [1, 2]: a shape, not the values of a row
         found = [(rank, e) for rank, e in found if e.endswith(".shape")]
     elif query["summed"] and len(query["written"]) == 1 and not query["count"]:  # 每行之和是 1: a sum
         found = [(rank, e) for rank, e in found if ".sum(" in e]
-    return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
+    why = decide(found, query["written"], query["count"], query["counted"])
+    if rivals and why[0] in ("", "far"):
+        why = ("tie", [found[0][1], *rivals][:TIED])
+    return [e for _, e in found[:MOST]], why
 
 
 def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None, near: dict[str, int] | None = None,
-           count: bool = False, origin: dict[str, int] | None = None, summed: bool = True) -> list[tuple[tuple, str]]:
+           count: bool = False, origin: dict[str, int] | None = None, summed: bool = True,
+           rows: bool = False) -> list[tuple[tuple, str]]:
     """(rank, expression) of every candidate, best first; equal ranks are a tie. A run that no
     single value matches and that reads as a written product line (a₀×b₀ + a₁×b₁ …, and its
     result after an `=`) is looked for as the stack of the two factors' vectors,
-    `torch.stack([a, b], 1)`, followed by the result."""
+    `torch.stack([a, b], 1)`, followed by the result. A line multiplies the values of one
+    computation: factors from two experiment files rank after any pair from one (APART)."""
     tiers = (names or {}, near or {})
-    found = _direct(written, scope, tiers, count, origin or {}, summed)
+    found = _direct(written, scope, tiers, count, origin or {}, summed, rows)
     if found or count or len(written) < 4 or "torch" not in scope:
         return found
     if len(written) % 2:
-        factors, result = written[:-1], _direct(written[-1:], scope, tiers, False, summed=summed)[:1]
-        if not result:
+        factors, results = written[:-1], _direct(written[-1:], scope, tiers, False, summed=summed)
+        if not results:
             return []
     else:
-        factors, result = written, []
+        factors, results = written, []
     firsts, seconds = _direct(factors[0::2], scope, tiers, False), _direct(factors[1::2], scope, tiers, False)
-    pairs = [(tuple(max(x, y) for x, y in zip(ra, rb)), f"torch.stack([{a}, {b}], 1)")
-             for ra, a in firsts for rb, b in seconds]
-    if result:
-        (rr, r), = result
-        pairs = [(tuple(max(x, y) for x, y in zip(rank, rr)), f"{expr}, {r}") for rank, expr in pairs]
-    return sorted(pairs)
+    files = lambda *es: {(origin or {}).get(n.split(".")[0], -1) for e in es for n in _roots(e)} - {-1}  # noqa: E731
+    lines = [([ra, rb], f"torch.stack([{a}, {b}], 1)", [a, b]) for ra, a in firsts for rb, b in seconds]
+    if results:
+        lines = [([*ranks, rr], f"{expr}, {r}", [*exprs, r]) for ranks, expr, exprs in lines for rr, r in results]
+    return sorted(((max(r[0] for r in ranks) + (APART if len(files(*exprs)) > 1 else 0),
+                    *(max(r[i] for r in ranks) for i in range(1, len(ranks[0]) - 1)), sum(r[-1] for r in ranks)), expr)
+                  for ranks, expr, exprs in lines)
 
 
 def _chosen(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[str, object, int]]:
@@ -202,13 +227,13 @@ def _chosen(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[str, object, in
 
 
 def _direct(written: list[str], scope: dict, tiers: tuple[dict, dict], count: bool,
-            origin: dict[str, int] | None = None, summed: bool = True) -> list[tuple[tuple, str]]:
+            origin: dict[str, int] | None = None, summed: bool = True, rows: bool = False) -> list[tuple[tuple, str]]:
     """Candidates that agree with `written`; a sum only where the text speaks of one (`summed`), or
     as a count of a mask. Rank: (tier, kind, for a count the file that has the name and the order
     it was defined, length)."""
     found = set()
     for name, value, tier, order in _chosen(scope, tiers):
-        for kind, expr, values in _values(name, value, count):
+        for kind, expr, values in _values(name, value, count, rows):
             if not (summed or count) and ".sum(" in expr:
                 continue
             if expr.startswith("math.sqrt(") and "math" not in scope:

@@ -21,6 +21,7 @@ def site_pages(root: Path) -> list[Path]:
     return lessons + sorted(p for p in (root / "docs").rglob("*.md") if p not in lessons)
 
 
+ROW_WORDS = re.compile(r"每行|各行|每一行|所有行")  # with a sum: every row's, not one row's
 SUM_WORDS = re.compile(r"之和|总和|求和|加起来|相加|行和|和为|和是|和都|和约|和仍|和不")
 
 Checked = tuple[guard.Scan, list[guard.Bound], int]
@@ -90,8 +91,8 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     numbers, the names and term stems nearby, whether they count things and what (`counted`: 'axis'
     for positions, rows, columns, dimensions, the size of an array; 'named' when the course's terms
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
-    'other': 三组向量, 四选一), whether the text speaks of a sum (之和, 加起来) or a shape (形状) in the
-    sentence before them."""
+    'other': 三组向量, 四选一), whether the text speaks of a sum (之和, 加起来), of every row (每行) or
+    of a shape (形状) in the sentence before them."""
     from coursekit import candidates
 
     count = len(run) == 1 and guard.counted(found.text, run[0])
@@ -104,7 +105,7 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     sentence = re.split(r"[。；;！？\n]", found.text[max(0, run[0].start - 40) : run[0].start])[-1]
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
-            "summed": bool(SUM_WORDS.search(sentence)), "shaped": "形状" in sentence or "shape" in sentence}
+            "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)), "shaped": "形状" in sentence or "shape" in sentence}
 
 
 def _nearby(root: Path, found: guard.Scan):
@@ -113,7 +114,9 @@ def _nearby(root: Path, found: guard.Scan):
     changed_v, Wv for wv) and for the stems of the course's terms there (coursekit.candidates.TERMS),
     1 for names assigned in the nearest code the page shows before it (the files of a block's
     `file=`, a block's own code; the first one after it when its section has none before), 2 for
-    those of its section's other code."""
+    those of its section's other code. A display (a listing, a formula) that a paragraph ending with
+    a colon introduces has that paragraph's names and terms too; the terms and Latin words of the
+    section's heading (用这行比例，逐坐标汇总 V) are stems at tier 1."""
     from bisect import bisect_left, bisect_right
 
     from coursekit import candidates
@@ -126,13 +129,28 @@ def _nearby(root: Path, found: guard.Scan):
     section = lambda line: bisect_right(headings, line)  # noqa: E731
     shown = [(f.start, section(f.start), _assigned(root, f)) for f in blocks]
     segments, words, terms, prose = scan.segments(body), {}, {}, {}
-    for i, line in enumerate(body.split("\n")):
+    lines_of, first = body.split("\n"), {}
+    for i, line in enumerate(lines_of):
+        first.setdefault(segments(starts[i]), i)
         if i + 1 not in inside:
             prose.setdefault(segments(starts[i]), []).append(line)
     for segment, lines in prose.items():
         text = "\n".join(lines)
         words[segment] = {m.group(0) for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", text)}
         terms[segment] = candidates.stems(text) | {w.lower() for w in words[segment]}
+    bare = {n: re.sub(r"\{[^{}\n]*\}", "", lines_of[n - 1]) for n in headings}  # a heading without its annotations
+    titled = {n: candidates.stems(t) | {w.lower() for w in re.findall(r"[A-Za-z_]\w*", t)} for n, t in bare.items()}
+
+    def intro(segment: int) -> int | None:
+        """The paragraph that introduces a display (a listing, a formula): the prose just before it,
+        ending with a colon (第一个输出坐标为：)."""
+        i = first.get(segment, 0) - 1
+        while i >= 0 and not lines_of[i].strip():
+            i -= 1
+        before = segments(starts[i]) if i >= 0 else None
+        if before is None or before == segment or i + 1 in inside or not re.search(r"[：:]\s*$", lines_of[i]):
+            return None
+        return before
 
     def tiers(token: guard.Token) -> tuple[dict[str, int], dict[str, int]]:
         line = bisect_right(starts, token.start)
@@ -141,8 +159,12 @@ def _nearby(root: Path, found: guard.Scan):
         nearest = mine[split - 1 : split] or mine[split : split + 1]
         names = {n: 2 for b in mine for n in b[2]}
         names.update({n: 1 for b in nearest for n in b[2]})
-        names.update(dict.fromkeys(words.get(token.segment, ()), 0))
-        return names, dict.fromkeys(terms.get(token.segment, ()), 0)
+        shown_with = intro(token.segment)
+        names.update(dict.fromkeys(words.get(token.segment, set()) | words.get(shown_with, set()), 0))
+        heading = headings[section(line) - 1] if section(line) else None
+        near = dict.fromkeys(titled.get(heading, ()), 1)
+        near.update(dict.fromkeys(terms.get(token.segment, set()) | terms.get(shown_with, set()), 0))
+        return names, near
 
     return tiers
 

@@ -22,9 +22,9 @@ SCOPE = {
 }
 
 
-def query(written, names=None, near=None, count=False, counted="", summed=False, shaped=False):
+def query(written, names=None, near=None, count=False, counted="", summed=False, shaped=False, rows=False):
     return {"written": written, "names": names or {}, "near": near or {}, "count": count, "counted": counted,
-            "summed": summed, "shaped": shaped}
+            "summed": summed, "shaped": shaped, "rows": rows}
 
 
 def best(written, scope=SCOPE, **kw):
@@ -154,3 +154,55 @@ def test_equal_means_equal_numbers_not_equal_when_rounded():
     assert variations.same([1.0, float("nan")], [1.0, float("nan")])
     assert not variations.same([0.40111], [0.40114]) and not variations.same([1.0], [1.0, 2.0])
     assert not variations.same(None, [1.0])
+
+
+def test_every_rows_sum_is_the_value_all_row_sums_share_not_one_rows():
+    scope = {"w": torch.tensor([[0.4, 0.6], [0.3, 0.7]]), "out": torch.tensor([[1.0, 0.0], [0.5, 2.0]])}
+    found, why = best(["1"], scope, near={"w": 0}, summed=True, rows=True)  # 每行之和是 1
+    assert found == ["w.sum(dim=-1).round(decimals=6).unique()"] and why == ""
+    assert not any(e.endswith(".unique()") for e in best(["1"], scope, near={"w": 0}, summed=True)[0])  # no 每行
+    found, (why, tied) = candidates.answer(query(["1"], near={"w": 0, "out": 0}, summed=True, rows=True), scope, {})
+    assert why == "tie" and "out[0].sum()" in tied  # a row of another table as near: which one is meant?
+
+
+def test_a_product_line_multiplies_values_of_one_experiment_file():
+    scope = {"torch": torch, "ratios": torch.tensor([0.5, 0.25, 0.25]), "vectors": torch.tensor([[1., 0.], [0., 2.], [1., 2.]]),
+             "x": torch.tensor([[1., 5.], [0., 6.], [1., 7.]])}  # x[:, 0] equals vectors[:, 0]
+    line = ["0.5", "1", "0.25", "0", "0.25", "1"]
+    found, (why, _) = candidates.answer(query(line), scope, {"ratios": 0, "vectors": 0, "x": 1})
+    assert found[0] == "torch.stack([ratios, vectors[:, 0]], 1)" and why == ""
+    assert candidates.answer(query(line), scope, {})[1][0] == "tie"  # where the names come from unknown
+    found, (why, _) = candidates.answer(query([*line, "0.75"]), {**scope, "summary": torch.tensor([0.75, 1.]),
+                                                                   "other": torch.tensor([0.75, 9.])},
+                                        {"ratios": 0, "vectors": 0, "summary": 0, "x": 1, "other": 1})
+    assert found[0] == "torch.stack([ratios, vectors[:, 0]], 1), summary[0]" and why == ""
+
+
+def test_a_product_lines_result_after_its_equals_sign_is_in_its_run_a_function_value_is_not():
+    from coursekit import guard
+
+    def runs(text):
+        found = guard.scan_page("", text)
+        guard.bind(found, {})
+        return [[t.text for t in run] for run, _ in guard.unbound_runs(found)]
+
+    assert ["0.5", "1", "0.25", "0", "0.5"] in runs("第一个坐标：0.5×1 + 0.25×0 = 0.5\n")
+    assert ["0.37", "0.5"] not in runs("exp(0.37) = 0.5，照样分到比例。\n")
+
+
+def test_a_display_has_the_names_of_the_paragraph_introducing_it_and_its_section_heading(tmp_path):
+    from coursekit import guard, pages
+
+    text = "## 逐坐标汇总 V\n\n第一个输出坐标为：\n\n<div markdown>\n0.4011×1 ≈ 0.8022\n</div>\n\n另一段 0.1978。\n"
+    found = guard.scan_page("", text)
+    tiers = pages._nearby(tmp_path, found)
+    shown = next(t for t in found.tokens if t.text == "0.8022")
+    names, near = tiers(shown)
+    assert near.get("output") == 0 and near.get("v") == 1  # 输出 from the colon's paragraph, V from the heading
+    names, near = tiers(next(t for t in found.tokens if t.text == "0.1978"))
+    assert "output" not in near and near.get("v") == 1  # a paragraph of its own: no colon introduces it
+
+
+def test_a_term_inside_a_word_that_does_not_mean_it_is_no_term():
+    assert candidates.stems("把内部数值全部展开") == set() and candidates.stems("平均值") == set()
+    assert candidates.stems("按比例汇总值向量") == {"v", "value"}
