@@ -44,14 +44,15 @@ LONG = 10  # the last element of a longer sequence is written x[-1] (the final l
 # brings names made of these stems nearer (读取比例 -> weights, masked.weights).
 TERMS = {
     "查询": ("q", "query"), "键": ("k", "key"), "值": ("v", "value"), "分数": ("score",), "读取比例": ("weight",),
-    "输出": ("output",), "掩码": ("mask",), "损失": ("loss",), "概率": ("prob", "chance"),
+    "输出": ("output",), "掩码": ("mask",), "损失": ("loss",), "概率": ("prob", "chance"), "得分": ("score",),
+    "指数": ("exp",),
 }
 # What a count counts (两个模型, 四种颜色, 64 句) and the names its code gives such things. A count of
 # one of these is bound only to a name made of its stems: 三组投影 is not the three rows of x.
 COUNTED = {
     "模型": ("model",), "颜色": ("color",), "句": ("sentence", "context"), "上文": ("context",), "名字": ("name",),
     "步": ("step", "loss"), "层": ("layer",), "样本": ("target", "example"), "参数": ("param",), "题": ("case",),
-    "投影": ("proj",), "头": ("head",), "字": ("context", "char"),
+    "投影": ("proj",), "头": ("head",), "字": ("context", "char"), "小数": ("place", "decimal"),
 }
 # What a count of the size of an array counts (三个位置, 两列, 九项): any array's size may be it.
 AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项")
@@ -166,6 +167,9 @@ def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> int:
 def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str], tuple[str, list[str]]]:
     """For a query (coursekit.pages._query): the best candidates, and whether the first is sure
     (decide)."""
+    named = _dot(query["written"], scope, query.get("dot") or [])
+    if named:  # q₀·k₁ = 1×0 + 0×1 = 0: the line names its factors
+        return [named], ("", [])
     rows = bool(query.get("rows")) and query["summed"] and len(query["written"]) == 1 and not query["count"]
     found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"], rows)
     rivals = []
@@ -185,6 +189,25 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
     return [e for _, e in found[:MOST]], why
 
 
+def _dot(written: list[str], scope: dict, rows: list[str]) -> str:
+    """For a written dot product whose line names its two factors (q₀·k₁ = 1×0 + 0×1 = 0: rows
+    ['q[0]', 'k[1]']): `torch.stack([q[0], k[1]], 1), q[0] @ k[1]` when the written products and
+    result agree with those rows of the lesson's names, else ''."""
+    if len(rows) != 2 or "torch" not in scope:
+        return ""
+    found = []
+    for row in rows:
+        name, index = re.fullmatch(r"(\w+)\[(\d+)\]", row).groups()
+        t = _table(scope.get(name)) if name in scope else None
+        if t is None or t.dim() != 2 or int(index) >= len(t):
+            return ""
+        found.append(t[int(index)])
+    a, b = found
+    values = [x for pair in zip(a.tolist(), b.tolist()) for x in pair] + [float(a @ b)]
+    agree = len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values))
+    return f"torch.stack([{rows[0]}, {rows[1]}], 1), {rows[0]} @ {rows[1]}" if agree else ""
+
+
 def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None, near: dict[str, int] | None = None,
            count: bool = False, origin: dict[str, int] | None = None, summed: bool = True,
            rows: bool = False) -> list[tuple[tuple, str]]:
@@ -192,7 +215,8 @@ def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None,
     single value matches and that reads as a written product line (a₀×b₀ + a₁×b₁ …, and its
     result after an `=`) is looked for as the stack of the two factors' vectors,
     `torch.stack([a, b], 1)`, followed by the result. A line multiplies the values of one
-    computation: factors from two experiment files rank after any pair from one (APART)."""
+    computation: factors from two experiment files rank after any pair from one (APART), and its
+    result is no element of the factors' own tables."""
     tiers = (names or {}, near or {})
     found = _direct(written, scope, tiers, count, origin or {}, summed, rows)
     if found or count or len(written) < 4 or "torch" not in scope:
@@ -207,7 +231,8 @@ def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None,
     files = lambda *es: {(origin or {}).get(n.split(".")[0], -1) for e in es for n in _roots(e)} - {-1}  # noqa: E731
     lines = [([ra, rb], f"torch.stack([{a}, {b}], 1)", [a, b]) for ra, a in firsts for rb, b in seconds]
     if results:
-        lines = [([*ranks, rr], f"{expr}, {r}", [*exprs, r]) for ranks, expr, exprs in lines for rr, r in results]
+        lines = [([*ranks, rr], f"{expr}, {r}", [*exprs, r]) for ranks, expr, exprs in lines for rr, r in results
+                 if not _roots(r) & _roots(", ".join(exprs))]  # the result is made of the factors, no element of theirs
     return sorted(((max(r[0] for r in ranks) + (APART if len(files(*exprs)) > 1 else 0),
                     *(max(r[i] for r in ranks) for i in range(1, len(ranks[0]) - 1)), sum(r[-1] for r in ranks)), expr)
                   for ranks, expr, exprs in lines)

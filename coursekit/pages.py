@@ -91,8 +91,9 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     numbers, the names and term stems nearby, whether they count things and what (`counted`: 'axis'
     for positions, rows, columns, dimensions, the size of an array; 'named' when the course's terms
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
-    'other': 三组向量, 四选一), whether the text speaks of a sum (之和, 加起来), of every row (每行) or
-    of a shape (形状) in the sentence before them."""
+    'other': 三组向量, 四选一; a Latin name after the counter, 三条 K, names it), whether the text
+    speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
+    them, and the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1])."""
     from coursekit import candidates
 
     count = len(run) == 1 and guard.counted(found.text, run[0])
@@ -101,11 +102,24 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
         after = re.match(rf"[ \t]*({numbers.COUNTERS})?([^，。；：、,.;:\n]{{0,6}})", found.text[run[0].end :])
         stems = candidates.stems(after.group(0), {**candidates.COUNTED, **candidates.TERMS})
         axis = any(w in candidates.AXES for w in (after.group(1) or "", after.group(2)[:2], after.group(2)[:1]))
+        latin = re.match(r"[ \t]*([A-Za-z]\w*)(?![\w(])", after.group(2)) if after.group(1) else None
+        stems |= {latin.group(1).lower()} if latin and not stems else set()  # 三条 K: what it counts is named
         counted = "named" if stems else "axis" if axis else "other"
     sentence = re.split(r"[。；;！？\n]", found.text[max(0, run[0].start - 40) : run[0].start])[-1]
+    line = found.text[found.text.rfind("\n", 0, run[0].start) + 1 : run[0].start]
+    dot = re.search(rf"(?<![\w.])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*[·⋅]\s*([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*$", line)
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
-            "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)), "shaped": "形状" in sentence or "shape" in sentence}
+            "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)),
+            "shaped": "形状" in sentence or "shape" in sentence,
+            "dot": [f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]"] if dot else []}
+
+
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+
+
+def _digits(subscript: str) -> str:
+    return subscript.translate(str.maketrans(SUBSCRIPTS, "0123456789"))
 
 
 def _nearby(root: Path, found: guard.Scan):

@@ -206,3 +206,38 @@ def test_a_display_has_the_names_of_the_paragraph_introducing_it_and_its_section
 def test_a_term_inside_a_word_that_does_not_mean_it_is_no_term():
     assert candidates.stems("把内部数值全部展开") == set() and candidates.stems("平均值") == set()
     assert candidates.stems("按比例汇总值向量") == {"v", "value"}
+
+
+def _queries(text):
+    """pages._query for each unbound run of a scanned piece of Markdown, no names nearby."""
+    from coursekit import guard, pages
+
+    found = guard.scan_page("", text)
+    guard.bind(found, {})
+    return [pages._query(found, run, {}, {}) for run, _ in guard.unbound_runs(found)]
+
+
+def test_a_dot_product_line_that_names_its_rows_binds_them_and_their_product():
+    [q] = _queries("```text\nq₀·k₁ = 1×0 + 0×1 = 0\n```\n")
+    assert q["dot"] == ["q[0]", "k[1]"] and q["written"] == ["1", "0", "0", "1", "0"]
+    scope = {"torch": torch, "q": torch.tensor([[1., 0.], [0., 1.]]), "k": torch.tensor([[1., 0.], [0., 1.]])}
+    assert candidates.answer(q, scope, {}) == (["torch.stack([q[0], k[1]], 1), q[0] @ k[1]"], ("", []))
+    assert candidates.answer({**q, "written": ["1", "0", "0", "1", "1"]}, scope, {})[0] != [
+        "torch.stack([q[0], k[1]], 1), q[0] @ k[1]"]  # a result the rows do not make: not that line
+
+
+def test_a_product_lines_result_is_no_element_of_its_factors():
+    scope = {"torch": torch, "ratios": torch.tensor([0.5, 0.25, 0.25]), "vectors": torch.tensor([[1., 0.], [0., 2.], [1., 2.]]),
+             "summary": torch.tensor([0.75, 1.])}
+    line = ["0.5", "0", "0.25", "2", "0.25", "2", "1"]  # 0.5×0 + 0.25×2 + 0.25×2 = 1: vectors[0, 0] is 1 too
+    found, (why, _) = candidates.answer(query(line), scope, {"ratios": 0, "vectors": 0, "summary": 0})
+    assert found[0] == "torch.stack([ratios, vectors[:, 1]], 1), summary[1]" and why == ""
+
+
+def test_a_count_before_a_name_counts_it_and_decimal_places_are_a_counted_thing():
+    [q] = _queries("分别与三条 K 做点积。\n")
+    assert q["counted"] == "named" and q["near"] == {"k": candidates.COUNTS}
+    [q] = _queries("展示值保留四位小数。\n")
+    assert q["counted"] == "named"
+    found, why = candidates.answer(q, {"PLACES": 4, "x": torch.zeros(4)}, {})
+    assert found[0] == "PLACES" and why == ("", [])  # not the four elements of x
