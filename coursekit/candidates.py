@@ -167,9 +167,11 @@ def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> int:
 def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str], tuple[str, list[str]]]:
     """For a query (coursekit.pages._query): the best candidates, and whether the first is sure
     (decide)."""
-    named = _dot(query["written"], scope, query.get("dot") or [])
-    if named:  # q₀·k₁ = 1×0 + 0×1 = 0: the line names its factors
+    named = _dot(query["written"], scope, query.get("dot") or []) or _beside(query["written"], scope, query.get("side_by_side") or [])
+    if named:  # q₀·k₁ = 1×0 + 0×1 = 0, or Q = [[…]]  V = [[…]]: the display names its values
         return [named], ("", [])
+    if query.get("side_by_side"):
+        return [], ("none", [])
     rows = bool(query.get("rows")) and query["summed"] and len(query["written"]) == 1 and not query["count"]
     found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"], rows)
     rivals = []
@@ -206,6 +208,20 @@ def _dot(written: list[str], scope: dict, rows: list[str]) -> str:
     values = [x for pair in zip(a.tolist(), b.tolist()) for x in pair] + [float(a @ b)]
     agree = len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values))
     return f"torch.stack([{rows[0]}, {rows[1]}], 1), {rows[0]} @ {rows[1]}" if agree else ""
+
+
+def _beside(written: list[str], scope: dict, names: list[str]) -> str:
+    """For matrices shown side by side and named (Q = [[…]]  V = [[…]]): `torch.cat([q, v], 1)`
+    when their rows, read across, agree with the written numbers, else ''."""
+    tables = [_table(scope[n]) if n in scope else None for n in names]
+    if len(names) < 2 or "torch" not in scope or any(t is None or t.dim() != 2 for t in tables) \
+            or len({len(t) for t in tables}) != 1:
+        return ""
+    import torch
+
+    values = torch.cat(tables, 1).flatten().tolist()
+    agree = len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values))
+    return f"torch.cat([{', '.join(names)}], 1)" if agree else ""
 
 
 def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None, near: dict[str, int] | None = None,

@@ -78,12 +78,62 @@ def proposals_for(build: engine.Build, root: Path, session: str, found: guard.Sc
     runs = [(run, {**tiers(run[0])[0], **dict.fromkeys(names, 0)}, tiers(run[0])[1])
             for run, names in guard.unbound_runs(found)]
     answers = build.candidates(session, [_query(found, run, names, near) for run, names, near in runs])
+    answers = _again_with_bound(build, session, found, runs, answers)
     singles = [([t], names, near) for (run, names, near), (got, _) in zip(runs, answers)
                if not got and len(run) > 1 for t in run]
     single_answers = build.candidates(session, [_query(found, run, names, near) for run, names, near in singles])
-    return sorted((Proposal(found.line(run[0].start), run, got, *why)
-                   for (run, _, _), (got, why) in zip(runs + singles, answers + single_answers) if got),
-                  key=lambda p: p.tokens[0].start)
+    out = [Proposal(found.line(run[0].start), run, got, *why)
+           for (run, _, _), (got, why) in zip(runs + singles, answers + single_answers) if got]
+    sides = _side_by_side(found)
+    for (tokens, query), (got, why) in zip(sides, build.candidates(session, [q for _, q in sides])):
+        if got and why[0] == "":  # the whole display at once, in place of its pieces
+            inside = {id(t) for t in tokens}
+            out = [p for p in out if not any(id(t) in inside for t in p.tokens)]
+            out.append(Proposal(found.line(tokens[0].start), tokens, got, *why))
+    return sorted(out, key=lambda p: p.tokens[0].start)
+
+
+def _side_by_side(found: guard.Scan) -> list[tuple[list, dict]]:
+    """(tokens, query) for each text listing that shows matrices side by side, named on its first
+    line (Q = K = [[1, 0],      V = [[1, 0], …): all its numbers, row by row, are looked for as
+    `torch.cat([q, v], 1)` of the names written before each `[[` (the first of a chain Q = K =), in
+    lower case as the code has them."""
+    out = []
+    unbound = {id(t) for t in found.unbound}
+    for f in scan.fences(found.text):
+        chains = re.findall(r"((?:(?<![\w.])[A-Za-z]\w*\s*=\s*)+)\[\[", f.lines[0]) if f.lines and f.lang in ("", "text") else []
+        names = [re.match(r"\w+", chain).group(0) for chain in chains]  # Q = K = [[…]]: the first named, Q
+        if len(names) < 2:
+            continue
+        tokens = [t for t in found.tokens if f.start < found.text.count("\n", 0, t.start) + 1 < f.end and t.claim]
+        if tokens and all(id(t) in unbound for t in tokens):
+            out.append((tokens, {"written": [t.text for t in tokens], "names": {}, "near": {}, "count": False,
+                                 "counted": "", "summed": False, "rows": False, "shaped": False, "dot": [],
+                                 "side_by_side": [n.lower() for n in names]}))
+    return out
+
+
+def _again_with_bound(build: engine.Build, session: str, found: guard.Scan, runs: list, answers: list) -> list:
+    """The answers, with each run that has no sure candidate asked again with the names its
+    paragraph's sure proposals bind as names of the paragraph (as they are once written: 三个位置
+    before [1, 0]、[0, 2]{=vectors} counts the rows of vectors); the new answer is taken only when sure."""
+    from coursekit import candidates
+
+    bound: dict[int, set[str]] = {}
+    for (run, _, _), (got, why) in zip(runs, answers):
+        if got and why[0] == "":
+            bound.setdefault(run[0].segment, set()).update(r.split(".")[0] for r in candidates._roots(got[0]))
+    again = [i for i, ((run, names, _), (got, why)) in enumerate(zip(runs, answers))
+             if not (got and why[0] == "") and bound.get(run[0].segment, set()) - {n for n, t in names.items() if t == 0}]
+    if not again:
+        return answers
+    queries = [_query(found, runs[i][0], {**runs[i][1], **dict.fromkeys(bound[runs[i][0][0].segment], 0)}, runs[i][2])
+               for i in again]
+    out = list(answers)
+    for i, (got, why) in zip(again, build.candidates(session, queries)):
+        if got and why[0] == "":
+            out[i] = (got, why)
+    return out
 
 
 def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:

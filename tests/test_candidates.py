@@ -241,3 +241,42 @@ def test_a_count_before_a_name_counts_it_and_decimal_places_are_a_counted_thing(
     assert q["counted"] == "named"
     found, why = candidates.answer(q, {"PLACES": 4, "x": torch.zeros(4)}, {})
     assert found[0] == "PLACES" and why == ("", [])  # not the four elements of x
+
+
+class _Build:
+    """A stand-in for engine.Build whose lesson is `scope`, in this process."""
+
+    def __init__(self, scope, origin=None):
+        self.scope, self.origin = scope, origin or {}
+
+    def candidates(self, session, queries):
+        return [candidates.answer(q, self.scope, self.origin) for q in queries]
+
+
+def _proposals(text, scope, origin=None, root=None):
+    from pathlib import Path
+
+    from coursekit import guard, pages
+
+    found = guard.scan_page("", text)
+    guard.bind(found, {})
+    return {" ".join(p.written): (p.exprs[0], p.why_not) for p in pages.proposals_for(_Build(scope, origin), Path(root or "."), "l0", found)}
+
+
+def test_a_count_in_a_paragraph_counts_what_its_sure_proposals_bind():
+    scope = {"vectors": torch.tensor([[1., 0.], [0., 2.], [1., 2.]]), "x": torch.tensor([[1., 0.], [0., 1.], [1., 1.]])}
+    text = "假设三个位置分别带来二维向量 [1, 0]、[0, 2]、[1, 2]。\n"
+    found = _proposals(text, scope, {"vectors": 0, "x": 1})
+    assert found["1 0 0 2 1 2"] == ("vectors", "")
+    assert found["三"] == ("len(vectors)", "") and found["二"] == ("vectors.shape[1]", "")
+    alone = _proposals("假设三个位置分别带来二维向量。\n", scope, {"vectors": 0, "x": 1})
+    assert alone["三"][1] == "tie"  # no binding in the paragraph: the rows of vectors or of x
+
+
+def test_matrices_shown_side_by_side_and_named_bind_as_their_concatenation():
+    scope = {"torch": torch, "q": torch.tensor([[1., 0.], [0., 1.]]), "k": torch.tensor([[1., 0.], [0., 1.]]),
+             "v": torch.tensor([[1., 0.], [0., 2.]])}
+    text = "```text\nQ = K = [[1, 0],      V = [[1, 0],\n         [0, 1]]           [0, 2]]\n```\n"
+    found = _proposals(text, scope)
+    assert found == {"1 0 1 0 0 1 0 2": ("torch.cat([q, v], 1)", "")}  # Q, the first of Q = K, and no pieces
+    assert _proposals(text.replace("[0, 2]]", "[0, 3]]"), scope).get("1 0 1 0 0 1 0 3") is None
