@@ -35,6 +35,7 @@ from coursekit import numbers
 MOST = 3  # candidates shown
 TIED = 12  # tied candidates handed on to be told apart (coursekit.variations)
 LARGEST = 4096  # values larger than this are searched as a whole only
+MORE = 0.01  # how much nearer each further stem of the nearest ones makes a name (_tier)
 APART = 4  # added to the tier of a product line whose factors come from two experiment files
 COUNTS, NEAR, ELSEWHERE = -1, 2, 3  # tiers; NEAR: the farthest a weakly written number is bound from
 SHARED = 6  # decimals at which the row sums of a table are one value (float noise is smaller)
@@ -153,15 +154,24 @@ def _named(scope: dict):
 
 
 def _roots(expr: str) -> set[str]:
-    """The names an expression reads: {'masked.weights'} for `len(masked.weights[0])`."""
-    found = re.findall(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.sub(r"\b\w+=(?!=)", "", expr))  # no dim=-1
-    return {re.sub(r"\.(?:shape|sum|numel)$", "", n) for n in found if n not in ("len", "torch.stack")}
+    """The names an expression reads: {'masked.weights'} for `len(masked.weights[0])` and for
+    `masked.weights[~mask].unique()` (the cells of one table a mask selects)."""
+    expr = re.sub(r"\[~?[A-Za-z_][\w.]*\]", "", re.sub(r"\b\w+=(?!=)", "", expr))  # no dim=-1, no [~mask]
+    found = re.findall(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", expr)
+    return {re.sub(r"(?:\.(?:shape|sum|numel|unique|round))+$", "", n) for n in found if n not in ("len", "torch.stack")}
 
 
-def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> int:
+def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> float:
+    """How near the page names `root`: its tier (by name, or by the stems its parts are made of);
+    a name made of several of the nearest stems (masked.scores where the text says 掩码 and 分数)
+    a little nearer than one made of one (first.scores)."""
     parts = re.split(r"[_.]", root.lower())
-    by_stem = [t for stem, t in near.items() if any(p == stem or (len(stem) > 2 and p.startswith(stem)) for p in parts)]
-    return min([names.get(root, names.get(root.split(".")[0], ELSEWHERE)), *by_stem])
+    by_stem = {stem: t for stem, t in near.items() if any(p == stem or (len(stem) > 2 and p.startswith(stem)) for p in parts)}
+    best = min([names.get(root, names.get(root.split(".")[0], ELSEWHERE)), *by_stem.values()])
+    if best < 0:
+        return best
+    made_of = {p for p in parts for stem, t in by_stem.items() if t == best and (p == stem or (len(stem) > 2 and p.startswith(stem)))}
+    return best - MORE * max(0, len(made_of) - 1)
 
 
 def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str], tuple[str, list[str]]]:
@@ -283,7 +293,29 @@ def _direct(written: list[str], scope: dict, tiers: tuple[dict, dict], count: bo
                 rank = (tier, kind, (origin or {}).get(name.split(".")[0], -1), order, len(expr)) if count \
                     else (tier, kind, 0, 0, len(expr))
                 found.add((rank, expr))
+    if len(written) == 1 and not count:
+        found |= {((tier, WHOLE, 0, 0, len(expr)), expr) for tier, expr, value in _selected(scope, tiers)
+                  if numbers.agrees(written[0], value)}
     return sorted(found)
+
+
+def _selected(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[int, str, float]]:
+    """(tier, expression, value) for the one value all the cells a boolean table (a mask) selects,
+    or all it leaves, share in a table of its shape: `masked.scores[~mask].unique()`, the −∞ of
+    every blocked score."""
+    chosen = _chosen(scope, tiers)
+    masks = [(n, v) for n, v, _, _ in chosen if str(getattr(v, "dtype", "")) == "torch.bool" and v.dim() == 2]
+    out = []
+    for m, mask in masks:
+        for name, value, tier, _ in chosen:
+            t = _table(value)
+            if name == m or t is None or tuple(t.shape) != tuple(mask.shape) or str(getattr(value, "dtype", "")) == "torch.bool":
+                continue
+            for sign, cells in (("", t[mask.detach()]), ("~", t[~mask.detach()])):
+                shared = cells.unique()
+                if len(cells) and len(shared) == 1:
+                    out.append((tier, f"{name}[{sign}{m}].unique()", shared.item()))
+    return out
 
 
 def weak(written: list[str]) -> bool:

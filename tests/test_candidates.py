@@ -280,3 +280,19 @@ def test_matrices_shown_side_by_side_and_named_bind_as_their_concatenation():
     found = _proposals(text, scope)
     assert found == {"1 0 1 0 0 1 0 2": ("torch.cat([q, v], 1)", "")}  # Q, the first of Q = K, and no pieces
     assert _proposals(text.replace("[0, 2]]", "[0, 3]]"), scope).get("1 0 1 0 0 1 0 3") is None
+
+
+def test_the_value_every_cell_a_mask_blocks_shares_is_one_candidate():
+    mask = torch.tensor([[True, False], [True, True]])
+    scope = {"mask": mask, "masked": torch.tensor([[0.7, float("-inf")], [0.1, 0.3]]),
+             "other": torch.tensor([[0.5, float("-inf")], [0.2, 0.4]])}
+    found, why = best(["−∞"], scope, near={"mask": 0, "score": 0})  # 掩码…分数换成 −∞
+    assert found[0] == "masked[~mask].unique()" and why == ""  # not masked[0, 1], one cell of the same table
+    found, why = best(["−∞"], scope, near={"score": 0})
+    assert why == "tie"  # masked and other block their cells alike: the text names neither more
+
+
+def test_a_name_made_of_more_of_the_nearest_terms_is_nearer():
+    assert candidates._tier("masked.scores", {}, {"mask": 0, "score": 0}) < candidates._tier("first.scores", {}, {"mask": 0, "score": 0})
+    assert candidates._tier("masked.scores", {}, {"score": 0}) == candidates._tier("first.scores", {}, {"score": 0}) == 0
+    assert candidates._tier("models", {}, {"model": candidates.COUNTS}) == candidates.COUNTS  # a count's tier stays exact
