@@ -35,6 +35,7 @@ from coursekit import numbers
 MOST = 3  # candidates shown
 TIED = 12  # tied candidates handed on to be told apart (coursekit.variations)
 LARGEST = 4096  # values larger than this are searched as a whole only
+CLAUSE = -0.5  # the tier of a term in the clause just before a number: nearer than its paragraph, after a count's thing
 MORE = 0.01  # how much nearer each further stem of the nearest ones makes a name (_tier)
 APART = 4  # added to the tier of a product line whose factors come from two experiment files
 COUNTS, NEAR, ELSEWHERE = -1, 2, 3  # tiers; NEAR: the farthest a weakly written number is bound from
@@ -48,6 +49,9 @@ TERMS = {
     "输出": ("output",), "掩码": ("mask",), "损失": ("loss",), "概率": ("prob", "chance"), "得分": ("score",),
     "指数": ("exp",),
 }
+# Terms too common to name a quantity anywhere in a paragraph, but that do in the clause just before a
+# number (分到的比例也是 0: the weights, not the exponentials its paragraph also speaks of).
+CLAUSE_TERMS = {"比例": ("weight",)}
 # What a count counts (两个模型, 四种颜色, 64 句) and the names its code gives such things. A count of
 # one of these is bound only to a name made of its stems: 三组投影 is not the three rows of x.
 COUNTED = {
@@ -163,14 +167,15 @@ def _roots(expr: str) -> set[str]:
 
 def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> float:
     """How near the page names `root`: its tier (by name, or by the stems its parts are made of);
-    a name made of several of the nearest stems (masked.scores where the text says 掩码 and 分数)
-    a little nearer than one made of one (first.scores)."""
+    a name made of several of the stems its paragraph or clause has (masked.scores where the text
+    says 掩码 and 分数) a little nearer than one made of one (first.scores)."""
     parts = re.split(r"[_.]", root.lower())
     by_stem = {stem: t for stem, t in near.items() if any(p == stem or (len(stem) > 2 and p.startswith(stem)) for p in parts)}
     best = min([names.get(root, names.get(root.split(".")[0], ELSEWHERE)), *by_stem.values()])
-    if best < 0:
+    if best == COUNTS:
         return best
-    made_of = {p for p in parts for stem, t in by_stem.items() if t == best and (p == stem or (len(stem) > 2 and p.startswith(stem)))}
+    made_of = {p for p in parts for stem, t in by_stem.items()
+               if t <= max(best, 0) and (p == stem or (len(stem) > 2 and p.startswith(stem)))}
     return best - MORE * max(0, len(made_of) - 1)
 
 

@@ -143,7 +143,9 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
     'other': 三组向量, 四选一; a Latin name after the counter, 三条 K, names it), whether the text
     speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
-    them, and the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1])."""
+    them, and the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]).
+    The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
+    than the paragraph's (CLAUSE)."""
     from coursekit import candidates
 
     count = len(run) == 1 and guard.counted(found.text, run[0])
@@ -156,6 +158,9 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
         stems |= {latin.group(1).lower()} if latin and not stems else set()  # 三条 K: what it counts is named
         counted = "named" if stems else "axis" if axis else "other"
     sentence = re.split(r"[。；;！？\n]", found.text[max(0, run[0].start - 40) : run[0].start])[-1]
+    clause = re.split(r"[，,：:、（(]", sentence)[-1]  # 分到的比例也是 0: the term just before it
+    clause_stems = candidates.stems(clause, {**candidates.TERMS, **candidates.CLAUSE_TERMS})
+    near = {**near, **dict.fromkeys(clause_stems, candidates.CLAUSE)} if not count else near
     line = found.text[found.text.rfind("\n", 0, run[0].start) + 1 : run[0].start]
     dot = re.search(rf"(?<![\w.])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*[·⋅]\s*([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*$", line)
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,

@@ -205,16 +205,19 @@ def test_a_display_has_the_names_of_the_paragraph_introducing_it_and_its_section
 
 def test_a_term_inside_a_word_that_does_not_mean_it_is_no_term():
     assert candidates.stems("把内部数值全部展开") == set() and candidates.stems("平均值") == set()
-    assert candidates.stems("按比例汇总值向量") == {"v", "value"}
+    assert candidates.stems("汇总值向量") == {"v", "value"}
 
 
 def _queries(text):
-    """pages._query for each unbound run of a scanned piece of Markdown, no names nearby."""
+    """pages._query for each unbound run of a scanned piece of Markdown, with its names and terms nearby."""
+    from pathlib import Path
+
     from coursekit import guard, pages
 
     found = guard.scan_page("", text)
     guard.bind(found, {})
-    return [pages._query(found, run, {}, {}) for run, _ in guard.unbound_runs(found)]
+    tiers = pages._nearby(Path("."), found)
+    return [pages._query(found, run, *tiers(run[0])) for run, _ in guard.unbound_runs(found)]
 
 
 def test_a_dot_product_line_that_names_its_rows_binds_them_and_their_product():
@@ -296,3 +299,12 @@ def test_a_name_made_of_more_of_the_nearest_terms_is_nearer():
     assert candidates._tier("masked.scores", {}, {"mask": 0, "score": 0}) < candidates._tier("first.scores", {}, {"mask": 0, "score": 0})
     assert candidates._tier("masked.scores", {}, {"score": 0}) == candidates._tier("first.scores", {}, {"score": 0}) == 0
     assert candidates._tier("models", {}, {"model": candidates.COUNTS}) == candidates.COUNTS  # a count's tier stays exact
+
+
+def test_a_term_in_the_clause_just_before_a_number_is_nearer_than_its_paragraphs():
+    [q] = _queries("指数为 1.25，分到的比例也是 0.6001。\n")[1:]
+    assert q["near"]["weight"] == candidates.CLAUSE and q["near"]["exp"] == 0  # 比例 only in its clause
+    scope = {"exps": torch.tensor([0.6001, 2.0]), "weights": torch.tensor([0.6001, 0.3999])}
+    assert candidates.answer(q, scope, {}) == (["weights[0]", "exps[0]"], ("", []))
+    [q] = _queries("按比例分配，指数为 0.6001。\n")
+    assert "weight" not in q["near"] and candidates.answer(q, scope, {})[0][0] == "exps[0]"
