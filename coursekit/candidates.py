@@ -182,7 +182,8 @@ def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> float:
 def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str], tuple[str, list[str]]]:
     """For a query (coursekit.pages._query): the best candidates, and whether the first is sure
     (decide)."""
-    named = _dot(query["written"], scope, query.get("dot") or []) or _beside(query["written"], scope, query.get("side_by_side") or [])
+    named = (_dot(query["written"], scope, query.get("dot") or []) or _beside(query["written"], scope, query.get("side_by_side") or [])
+             or _row(query["written"], scope, query.get("row") or ""))
     if named:  # q₀·k₁ = 1×0 + 0×1 = 0, or Q = [[…]]  V = [[…]]: the display names its values
         return [named], ("", [])
     if query.get("side_by_side"):
@@ -210,19 +211,27 @@ def _dot(written: list[str], scope: dict, rows: list[str]) -> str:
     """For a written dot product whose line names its two factors (q₀·k₁ = 1×0 + 0×1 = 0: rows
     ['q[0]', 'k[1]']): `torch.stack([q[0], k[1]], 1), q[0] @ k[1]` when the written products and
     result agree with those rows of the lesson's names, else ''."""
-    if len(rows) != 2 or "torch" not in scope:
+    found = [_row_of(scope, row) for row in rows]
+    if len(rows) != 2 or "torch" not in scope or any(t is None for t in found):
         return ""
-    found = []
-    for row in rows:
-        name, index = re.fullmatch(r"(\w+)\[(\d+)\]", row).groups()
-        t = _table(scope.get(name)) if name in scope else None
-        if t is None or t.dim() != 2 or int(index) >= len(t):
-            return ""
-        found.append(t[int(index)])
     a, b = found
     values = [x for pair in zip(a.tolist(), b.tolist()) for x in pair] + [float(a @ b)]
     agree = len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values))
     return f"torch.stack([{rows[0]}, {rows[1]}], 1), {rows[0]} @ {rows[1]}" if agree else ""
+
+
+def _row_of(scope: dict, row: str):
+    """The values of `name[i]` (a row of a table of the lesson), or None."""
+    name, index = re.fullmatch(r"(\w+)\[(\d+)\]", row).groups()
+    t = _table(scope.get(name)) if name in scope else None
+    return t[int(index)] if t is not None and t.dim() == 2 and int(index) < len(t) else None
+
+
+def _row(written: list[str], scope: dict, row: str) -> str:
+    """`q[0]` where the text says q₀=[1, 0] and that row of q agrees, else ''."""
+    t = _row_of(scope, row) if row else None
+    values = t.tolist() if t is not None else []
+    return row if len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values)) else ""
 
 
 def _beside(written: list[str], scope: dict, names: list[str]) -> str:

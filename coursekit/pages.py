@@ -143,7 +143,8 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
     'other': 三组向量, 四选一; a Latin name after the counter, 三条 K, names it), whether the text
     speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
-    them, and the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]).
+    them, the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and
+    the row a vector is said to be (`row`: q₀=[1, 0] is q[0]).
     The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
     than the paragraph's (CLAUSE)."""
     from coursekit import candidates
@@ -163,11 +164,13 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     near = {**near, **dict.fromkeys(clause_stems, candidates.CLAUSE)} if not count else near
     line = found.text[found.text.rfind("\n", 0, run[0].start) + 1 : run[0].start]
     dot = re.search(rf"(?<![\w.])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*[·⋅]\s*([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*$", line)
+    row = re.search(rf"(?<![\w.·⋅])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*\[?$", line)  # q₀=[1, 0]: the row q[0]
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
             "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)),
             "shaped": "形状" in sentence or "shape" in sentence,
-            "dot": [f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]"] if dot else []}
+            "dot": [f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]"] if dot else [],
+            "row": f"{row.group(1)}[{_digits(row.group(2))}]" if row and len(run) > 1 else ""}
 
 
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"

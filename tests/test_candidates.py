@@ -104,7 +104,9 @@ def test_bound_numbers_proposes_a_binding_for_a_number_whose_annotation_was_remo
     result = subprocess.run([sys.executable, "scripts/bound_numbers.py", lesson.page], cwd=repo,
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 1
-    [proposal] = [line for line in result.stdout.splitlines() if "可以绑定到" in line and f" {m.group(1)} " in line]
+    # the number alone, or in its run (a product line with its result: 0.5×1 + 0.25×0 = 0.75)
+    [proposal] = [line for line in result.stdout.splitlines() if "可以绑定到" in line
+                  and m.group(1) in line.split(" 可以绑定到")[0].rsplit(": ", 1)[-1].split("、")]
     assert proposal.strip().startswith(f"{lesson.page}:{text[: m.start()].count(chr(10)) + 1}: ") and "写 {=" in proposal
 
 
@@ -308,3 +310,11 @@ def test_a_term_in_the_clause_just_before_a_number_is_nearer_than_its_paragraphs
     assert candidates.answer(q, scope, {}) == (["weights[0]", "exps[0]"], ("", []))
     [q] = _queries("按比例分配，指数为 0.6001。\n")
     assert "weight" not in q["near"] and candidates.answer(q, scope, {})[0][0] == "exps[0]"
+
+
+def test_a_vector_written_as_a_named_row_binds_that_row():
+    [q] = _queries("它的查询向量是 q₀=[1, 0]。\n")
+    assert q["row"] == "q[0]"
+    scope = {"q": torch.tensor([[1., 0.], [0., 1.]]), "pair": torch.tensor([[1., 0.], [0., 1.]]) * 1}
+    assert candidates.answer(q, scope, {}) == (["q[0]"], ("", []))  # not a tie with pair[0]
+    assert candidates.answer({**q, "written": ["0", "1"]}, scope, {})[0] != ["q[0]"]  # q₀ is not [0, 1]
