@@ -64,6 +64,7 @@ AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项
 
 
 WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
+ROW0 = -1  # the kind of the row a text names by its index (a₀=[…]), before any whole value
 
 
 # Words that contain a term without meaning it: 数值 (a number) is no 值 (V), 平均值 no V either.
@@ -188,8 +189,15 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
         return [named], ("", [])
     if query.get("side_by_side"):
         return [], ("none", [])
+    if query.get("along"):  # 两行 counts rows (len, shape[0]), 两列 columns (the last axis)
+        keep = r"len\(.*\)|.*\.shape\[0\]" if query["along"] == "rows" else r".*\.shape\[(?:-1|1)\]"
+        found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if re.fullmatch(keep, e)]
+        return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
     rows = bool(query.get("rows")) and query["summed"] and len(query["written"]) == 1 and not query["count"]
     found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"], rows)
+    if query.get("index") and len(query["written"]) > 1:  # a₀=[…], 位置 0 得到 […]: a row 0 before a whole vector
+        row = re.compile(rf"[\w.]+\[{query['index']}\]")
+        found = sorted(((rank[0], ROW0, *rank[2:]) if row.fullmatch(e) else rank, e) for rank, e in found)
     rivals = []
     if rows:  # 每行之和都是 1: what every row's sum is, not one row's
         shared = [(rank, e) for rank, e in found if e.endswith(".unique()")]
@@ -205,6 +213,10 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
     if rivals and why[0] in ("", "far"):
         why = ("tie", [found[0][1], *rivals][:TIED])
     return [e for _, e in found[:MOST]], why
+
+
+def _ranked_query(query: dict, scope: dict, origin: dict[str, int]) -> list[tuple[tuple, str]]:
+    return ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"])
 
 
 def _dot(written: list[str], scope: dict, rows: list[str]) -> str:

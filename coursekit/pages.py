@@ -144,13 +144,14 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     'other': 三组向量, 四选一; a Latin name after the counter, 三条 K, names it), whether the text
     speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
     them, the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and
-    the row a vector is said to be (`row`: q₀=[1, 0] is q[0]).
+    the row a vector is said to be (`row`: q₀=[1, 0] is q[0]; `index`: a₀=[…] or 位置 0 … [0.8, 1.2]
+    is some table's row 0), and which axis a count of 行 or 列 measures (`along`).
     The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
-    than the paragraph's (CLAUSE)."""
+    than the paragraph's (CLAUSE), and so are the names in the clause before an axis count (V 有两列)."""
     from coursekit import candidates
 
     count = len(run) == 1 and guard.counted(found.text, run[0])
-    counted, stems = "", set()
+    counted, stems, along = "", set(), ""
     if count:
         after = re.match(rf"[ \t]*({numbers.COUNTERS})?([^，。；：、,.;:\n]{{0,6}})", found.text[run[0].end :])
         stems = candidates.stems(after.group(0), {**candidates.COUNTED, **candidates.TERMS})
@@ -158,19 +159,25 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
         latin = re.match(r"[ \t]*([A-Za-z]\w*)(?![\w(])", after.group(2)) if after.group(1) else None
         stems |= {latin.group(1).lower()} if latin and not stems else set()  # 三条 K: what it counts is named
         counted = "named" if stems else "axis" if axis else "other"
+        words = (after.group(1) or "", after.group(2)[:1])
+        along = "rows" if "行" in words else "columns" if "列" in words else ""  # 两行: rows, never columns
     sentence = re.split(r"[。；;！？\n]", found.text[max(0, run[0].start - 40) : run[0].start])[-1]
     clause = re.split(r"[，,：:、（(]", sentence)[-1]  # 分到的比例也是 0: the term just before it
     clause_stems = candidates.stems(clause, {**candidates.TERMS, **candidates.CLAUSE_TERMS})
     near = {**near, **dict.fromkeys(clause_stems, candidates.CLAUSE)} if not count else near
+    if counted == "axis":  # V 有两列: the array named just before an axis count is the one it measures
+        names = {**names, **{w.lower(): candidates.CLAUSE for w in re.findall(r"(?<![\w.])[A-Za-z]\w*", clause)}}
     line = found.text[found.text.rfind("\n", 0, run[0].start) + 1 : run[0].start]
     dot = re.search(rf"(?<![\w.])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*[·⋅]\s*([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*$", line)
     row = re.search(rf"(?<![\w.·⋅])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*\[?$", line)  # q₀=[1, 0]: the row q[0]
+    place = re.search(r"(?:位置|第)\s*(\d+)\s*(?:行|个位置)?", clause)  # 位置 0 得到 [0.8, 1.2]: a row 0
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
             "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)),
             "shaped": "形状" in sentence or "shape" in sentence,
             "dot": [f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]"] if dot else [],
-            "row": f"{row.group(1)}[{_digits(row.group(2))}]" if row and len(run) > 1 else ""}
+            "row": f"{row.group(1)}[{_digits(row.group(2))}]" if row and len(run) > 1 else "", "along": along,
+            "index": _digits(row.group(2)) if row and len(run) > 1 else (place.group(1) if place and len(run) > 1 else "")}
 
 
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
@@ -242,14 +249,18 @@ def _nearby(root: Path, found: guard.Scan):
 
 
 def _assigned(root: Path, block: scan.Fence) -> set[str]:
-    """The names a shown code block assigns: in its own code and in the files its `file=` names."""
+    """The names a shown code block assigns: in its own code and in the files its `file=` names (only
+    the part it shows, `file.py:part`)."""
     import ast
 
     sources = ["\n".join(block.lines)]
     for ref in re.findall(r'file="([^"]*)"', block.info):
         for item in ref.split():
-            file = root / item.split(":")[0]
-            sources += [file.read_text(encoding="utf-8")] if file.suffix == ".py" and file.is_file() else []
+            name, _, part = item.partition(":")
+            file = root / name
+            text = file.read_text(encoding="utf-8") if file.suffix == ".py" and file.is_file() else ""
+            shown = re.search(rf"# --8<-- \[start:{re.escape(part)}\]\n(.*?)# --8<-- \[end:{re.escape(part)}\]", text, re.S) if part else None
+            sources += [shown.group(1) if shown else text] if text else []  # the part the page shows
     names: set[str] = set()
     for source in sources:
         try:

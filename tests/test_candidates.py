@@ -318,3 +318,33 @@ def test_a_vector_written_as_a_named_row_binds_that_row():
     scope = {"q": torch.tensor([[1., 0.], [0., 1.]]), "pair": torch.tensor([[1., 0.], [0., 1.]]) * 1}
     assert candidates.answer(q, scope, {}) == (["q[0]"], ("", []))  # not a tie with pair[0]
     assert candidates.answer({**q, "written": ["0", "1"]}, scope, {})[0] != ["q[0]"]  # q₀ is not [0, 1]
+
+
+def test_a_count_of_rows_is_a_length_and_of_columns_the_last_axis():
+    [q] = _queries("前两行没有用到它。\n")
+    assert q["along"] == "rows"
+    scope = {"q": torch.zeros(3, 2), "pairs": torch.zeros(2, 5)}
+    found, _ = candidates.answer({**q, "names": {"q": 0}}, scope, {})
+    assert "q.shape[1]" not in found and found[0] == "len(pairs)"  # q has two columns, not two rows
+    [q] = _queries("V 有两列。\n")
+    assert q["along"] == "columns" and q["names"]["v"] == candidates.CLAUSE  # the name just before it
+    found, why = candidates.answer(q, {"v": torch.zeros(3, 2), "w": torch.zeros(2, 2)}, {"v": 0, "w": 1})
+    assert found[0] == "v.shape[1]" and why == ("", [])
+
+
+def test_a_vector_said_to_be_row_i_is_a_row_i_before_a_whole_vector():
+    [q] = _queries("所以位置 0 得到新向量 [0.8022, 1.1978]。\n")
+    assert q["index"] == "0"
+    scope = {"output": torch.tensor([[0.8022, 1.1978], [0.5989, 1.6044]]), "first_output": torch.tensor([0.8022, 1.1978])}
+    assert candidates.answer(q, scope, {})[0][0] == "output[0]"
+    assert candidates.answer({**q, "index": ""}, scope, {})[0][0] == "first_output"  # no index: the whole vector first
+
+
+def test_the_names_of_a_shown_part_of_a_file_are_only_that_parts(tmp_path):
+    from coursekit import pages, scan
+
+    (tmp_path / "a.py").write_text("# --8<-- [start:one]\nshown = 1\n# --8<-- [end:one]\nlater = 2\n", encoding="utf-8")
+    [block] = scan.fences('```python exec="1" file="a.py:one"\n```\n')
+    assert pages._assigned(tmp_path, block) == {"shown"}
+    [block] = scan.fences('```python exec="1" file="a.py"\n```\n')
+    assert pages._assigned(tmp_path, block) == {"shown", "later"}
