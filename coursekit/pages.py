@@ -113,22 +113,30 @@ def _side_by_side(found: guard.Scan) -> list[tuple[list, dict]]:
     return out
 
 
+NEIGHBOUR = 0.5  # the tier of a name a sure proposal binds in the paragraph before or after
+
+
 def _again_with_bound(build: engine.Build, session: str, found: guard.Scan, runs: list, answers: list) -> list:
     """The answers, with each run that has no sure candidate asked again with the names its
     paragraph's sure proposals bind as names of the paragraph (as they are once written: 三个位置
-    before [1, 0]、[0, 2]{=vectors} counts the rows of vectors); the new answer is taken only when sure."""
+    before [1, 0]、[0, 2]{=vectors} counts the rows of vectors), and those of the paragraphs beside
+    it a little farther (NEIGHBOUR); the new answer is taken only when sure."""
     from coursekit import candidates
 
     bound: dict[int, set[str]] = {}
     for (run, _, _), (got, why) in zip(runs, answers):
         if got and why[0] == "":
             bound.setdefault(run[0].segment, set()).update(r.split(".")[0] for r in candidates._roots(got[0]))
+    def around(run) -> dict[str, float]:  # its paragraph's at tier 0, the paragraphs beside it a little farther
+        near = {n: NEIGHBOUR for d in (-1, 1) for n in bound.get(run[0].segment + d, ())}
+        return {**near, **dict.fromkeys(bound.get(run[0].segment, ()), 0)}
+
     again = [i for i, ((run, names, _), (got, why)) in enumerate(zip(runs, answers))
-             if not (got and why[0] == "") and bound.get(run[0].segment, set()) - {n for n, t in names.items() if t == 0}]
+             if not (got and why[0] == "") and any(names.get(n, 9) > t for n, t in around(run).items())]
     if not again:
         return answers
-    queries = [_query(found, runs[i][0], {**runs[i][1], **dict.fromkeys(bound[runs[i][0][0].segment], 0)}, runs[i][2])
-               for i in again]
+    queries = [_query(found, runs[i][0], {**runs[i][1], **{n: min(t, runs[i][1].get(n, 9)) for n, t in around(runs[i][0]).items()}},
+                      runs[i][2]) for i in again]
     out = list(answers)
     for i, (got, why) in zip(again, build.candidates(session, queries)):
         if got and why[0] == "":

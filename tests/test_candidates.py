@@ -276,6 +276,10 @@ def test_a_count_in_a_paragraph_counts_what_its_sure_proposals_bind():
     assert found["三"] == ("len(vectors)", "") and found["二"] == ("vectors.shape[1]", "")
     alone = _proposals("假设三个位置分别带来二维向量。\n", scope, {"vectors": 0, "x": 1})
     assert alone["三"][1] == "tie"  # no binding in the paragraph: the rows of vectors or of x
+    beside = _proposals("向量是 [1, 0]、[0, 2]、[1, 2]。\n\n三个位置各有一行。\n", scope, {"vectors": 0, "x": 1})
+    assert beside["三"] == ("len(vectors)", "")  # bound in the paragraph before
+    both = _proposals("向量是 [1, 0]、[0, 1]、[1, 1]。\n\n三个位置各有 [1, 0]、[0, 2]、[1, 2]。\n", scope, {"vectors": 0, "x": 1})
+    assert both["三"] == ("len(vectors)", "")  # its own paragraph's before the one beside it
 
 
 def test_matrices_shown_side_by_side_and_named_bind_as_their_concatenation():
