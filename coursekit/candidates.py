@@ -47,7 +47,7 @@ LONG = 10  # the last element of a longer sequence is written x[-1] (the final l
 TERMS = {
     "查询": ("q", "query"), "键": ("k", "key"), "值": ("v", "value"), "分数": ("score",), "读取比例": ("weight",),
     "输出": ("output",), "掩码": ("mask",), "损失": ("loss",), "概率": ("prob", "chance"), "得分": ("score",),
-    "指数": ("exp",),
+    "指数": ("exp",), "分母": ("sum",),
 }
 # Terms too common to name a quantity anywhere in a paragraph, but that do in the clause just before a
 # number (分到的比例也是 0: the weights, not the exponentials its paragraph also speaks of).

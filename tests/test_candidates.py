@@ -208,6 +208,7 @@ def test_a_display_has_the_names_of_the_paragraph_introducing_it_and_its_section
 def test_a_term_inside_a_word_that_does_not_mean_it_is_no_term():
     assert candidates.stems("把内部数值全部展开") == set() and candidates.stems("平均值") == set()
     assert candidates.stems("汇总值向量") == {"v", "value"}
+    assert candidates.stems("分母就是") == {"sum"} and candidates.stems("三个得分的指数") == {"score", "exp"}
 
 
 def _queries(text):
