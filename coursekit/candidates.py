@@ -35,31 +35,45 @@ from coursekit import numbers
 MOST = 3  # candidates shown
 TIED = 12  # tied candidates handed on to be told apart (coursekit.variations)
 LARGEST = 4096  # values larger than this are searched as a whole only
+CLAUSE = -0.5  # the tier of a term in the clause just before a number: nearer than its paragraph, after a count's thing
+MORE = 0.01  # how much nearer each further stem of the nearest ones makes a name (_tier)
+APART = 4  # added to the tier of a product line whose factors come from two experiment files
 COUNTS, NEAR, ELSEWHERE = -1, 2, 3  # tiers; NEAR: the farthest a weakly written number is bound from
+SHARED = 6  # decimals at which the row sums of a table are one value (float noise is smaller)
 LONG = 10  # the last element of a longer sequence is written x[-1] (the final loss), not x[99]
 
 # The course's terms and the names its code gives what they stand for: a term in the paragraph
 # brings names made of these stems nearer (读取比例 -> weights, masked.weights).
 TERMS = {
     "查询": ("q", "query"), "键": ("k", "key"), "值": ("v", "value"), "分数": ("score",), "读取比例": ("weight",),
-    "输出": ("output",), "掩码": ("mask",), "损失": ("loss",), "概率": ("prob", "chance"),
+    "输出": ("output",), "掩码": ("mask",), "损失": ("loss",), "概率": ("prob", "chance"), "得分": ("score",),
+    "指数": ("exp",), "分母": ("sum",),
 }
+# Terms too common to name a quantity anywhere in a paragraph, but that do in the clause just before a
+# number (分到的比例也是 0: the weights, not the exponentials its paragraph also speaks of).
+CLAUSE_TERMS = {"比例": ("weight",)}
 # What a count counts (两个模型, 四种颜色, 64 句) and the names its code gives such things. A count of
 # one of these is bound only to a name made of its stems: 三组投影 is not the three rows of x.
 COUNTED = {
     "模型": ("model",), "颜色": ("color",), "句": ("sentence", "context"), "上文": ("context",), "名字": ("name",),
     "步": ("step", "loss"), "层": ("layer",), "样本": ("target", "example"), "参数": ("param",), "题": ("case",),
-    "投影": ("proj",), "头": ("head",), "字": ("context", "char"),
+    "投影": ("proj",), "头": ("head",), "字": ("context", "char"), "小数": ("place", "decimal"),
 }
 # What a count of the size of an array counts (三个位置, 两列, 九项): any array's size may be it.
 AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项")
 
 
 WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
+ROW0 = -1  # the kind of the row a text names by its index (a₀=[…]), before any whole value
+
+
+# Words that contain a term without meaning it: 数值 (a number) is no 值 (V), 平均值 no V either.
+NOT_TERMS = re.compile(r"数值|均值|最大值|最小值|取值|阈值|值得")
 
 
 def stems(text: str, terms: dict = TERMS) -> set[str]:
     """The name stems the course's terms in `text` stand for."""
+    text = NOT_TERMS.sub("", text)
     return {stem for term, names in terms.items() if term in text for stem in names}
 
 
@@ -83,9 +97,10 @@ def _table(value):
         return None
 
 
-def _values(name: str, value, count: bool) -> list[tuple[int, str, list[float]]]:
+def _values(name: str, value, count: bool, rows: bool = False) -> list[tuple[int, str, list[float]]]:
     """(kind, expression, values) for `value` named `name`. For a count: its sizes, a whole number,
-    the sums of a mask."""
+    the sums of a mask. Where the text speaks of every row's sum (`rows`: 每行之和), the one value
+    all of a table's row sums share, `x.sum(dim=-1).round(decimals=6).unique()`."""
     t = _table(value)
     sized = isinstance(value, (list, tuple, dict, set, frozenset)) and not isinstance(value, str)
     if t is None:
@@ -101,6 +116,9 @@ def _values(name: str, value, count: bool) -> list[tuple[int, str, list[float]]]
     if t.numel() > LARGEST:
         return out
     out.append((PART, f"{name}.sum()", [t.sum().item()]))
+    if rows and t.dim() == 2:
+        shared = t.sum(-1).round(decimals=SHARED).unique()
+        out += [(WHOLE, f"{name}.sum(dim=-1).round(decimals={SHARED}).unique()", shared.tolist())] if len(shared) == 1 else []
     if t.dim() == 1:
         last = len(t) - 1 if len(t) > LONG else None
         out += [(ELEMENT, f"{name}[{-1 if i == last else i}]", [x]) for i, x in enumerate(t.tolist())]
@@ -141,51 +159,135 @@ def _named(scope: dict):
 
 
 def _roots(expr: str) -> set[str]:
-    """The names an expression reads: {'masked.weights'} for `len(masked.weights[0])`."""
+    """The names an expression reads: {'masked.weights'} for `len(masked.weights[0])` and for
+    `masked.weights[~mask].unique()` (the cells of one table a mask selects)."""
+    expr = re.sub(r"\[~?[A-Za-z_][\w.]*\]", "", re.sub(r"\b\w+=(?!=)", "", expr))  # no dim=-1, no [~mask]
     found = re.findall(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", expr)
-    return {re.sub(r"\.(?:shape|sum|numel)$", "", n) for n in found if n not in ("len", "torch.stack")}
+    return {re.sub(r"(?:\.(?:shape|sum|numel|unique|round))+$", "", n) for n in found if n not in ("len", "torch.stack")}
 
 
-def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> int:
+def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> float:
+    """How near the page names `root`: its tier (by name, or by the stems its parts are made of);
+    a name made of several of the stems its paragraph or clause has (masked.scores where the text
+    says 掩码 and 分数) a little nearer than one made of one (first.scores)."""
     parts = re.split(r"[_.]", root.lower())
-    by_stem = [t for stem, t in near.items() if any(p == stem or (len(stem) > 2 and p.startswith(stem)) for p in parts)]
-    return min([names.get(root, names.get(root.split(".")[0], ELSEWHERE)), *by_stem])
+    by_stem = {stem: t for stem, t in near.items() if any(p == stem or (len(stem) > 2 and p.startswith(stem)) for p in parts)}
+    best = min([names.get(root, names.get(root.split(".")[0], ELSEWHERE)), *by_stem.values()])
+    if best == COUNTS:
+        return best
+    made_of = {p for p in parts for stem, t in by_stem.items()
+               if t <= max(best, 0) and (p == stem or (len(stem) > 2 and p.startswith(stem)))}
+    return best - MORE * max(0, len(made_of) - 1)
 
 
 def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str], tuple[str, list[str]]]:
     """For a query (coursekit.pages._query): the best candidates, and whether the first is sure
     (decide)."""
-    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"])
-    if query["shaped"]:  # 形状是 [1, 2]: a shape, not the values of a row
+    named = (_dot(query["written"], scope, query.get("dot") or []) or _beside(query["written"], scope, query.get("side_by_side") or [])
+             or _row(query["written"], scope, query.get("row") or ""))
+    if named:  # q₀·k₁ = 1×0 + 0×1 = 0, or Q = [[…]]  V = [[…]]: the display names its values
+        return [named], ("", [])
+    if query.get("side_by_side"):
+        return [], ("none", [])
+    if query.get("along"):  # 两行 counts rows (len, shape[0]), 两列 columns (the last axis)
+        keep = r"len\(.*\)|.*\.shape\[0\]" if query["along"] == "rows" else r".*\.shape\[(?:-1|1)\]"
+        found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if re.fullmatch(keep, e)]
+        return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
+    rows = bool(query.get("rows")) and query["summed"] and len(query["written"]) == 1 and not query["count"]
+    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"], rows)
+    if query.get("index") and len(query["written"]) > 1:  # a₀=[…], 位置 0 得到 […]: a row 0 before a whole vector
+        row = re.compile(rf"[\w.]+\[{query['index']}\]")
+        found = sorted(((rank[0], ROW0, *rank[2:]) if row.fullmatch(e) else rank, e) for rank, e in found)
+    rivals = []
+    if rows:  # 每行之和都是 1: what every row's sum is, not one row's
+        shared = [(rank, e) for rank, e in found if e.endswith(".unique()")]
+        # one row's sum of another name as near: the text may mean that table, 每行 or not
+        rivals = [e for rank, e in found if shared and not e.endswith(".unique()") and ".sum(" in e
+                  and rank[0] <= shared[0][0][0] and _roots(e) != _roots(shared[0][1])]
+        found = shared
+    elif query["shaped"]:  # 形状是 [1, 2]: a shape, not the values of a row
         found = [(rank, e) for rank, e in found if e.endswith(".shape")]
     elif query["summed"] and len(query["written"]) == 1 and not query["count"]:  # 每行之和是 1: a sum
         found = [(rank, e) for rank, e in found if ".sum(" in e]
-    return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
+    why = decide(found, query["written"], query["count"], query["counted"])
+    if rivals and why[0] in ("", "far"):
+        why = ("tie", [found[0][1], *rivals][:TIED])
+    return [e for _, e in found[:MOST]], why
+
+
+def _ranked_query(query: dict, scope: dict, origin: dict[str, int]) -> list[tuple[tuple, str]]:
+    return ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"])
+
+
+def _dot(written: list[str], scope: dict, rows: list[str]) -> str:
+    """For a written dot product whose line names its two factors (q₀·k₁ = 1×0 + 0×1 = 0: rows
+    ['q[0]', 'k[1]']): `torch.stack([q[0], k[1]], 1), q[0] @ k[1]` when the written products and
+    result agree with those rows of the lesson's names, else ''."""
+    found = [_row_of(scope, row) for row in rows]
+    if len(rows) != 2 or "torch" not in scope or any(t is None for t in found):
+        return ""
+    a, b = found
+    values = [x for pair in zip(a.tolist(), b.tolist()) for x in pair] + [float(a @ b)]
+    agree = len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values))
+    return f"torch.stack([{rows[0]}, {rows[1]}], 1), {rows[0]} @ {rows[1]}" if agree else ""
+
+
+def _row_of(scope: dict, row: str):
+    """The values of `name[i]` (a row of a table of the lesson), or None."""
+    name, index = re.fullmatch(r"(\w+)\[(\d+)\]", row).groups()
+    t = _table(scope.get(name)) if name in scope else None
+    return t[int(index)] if t is not None and t.dim() == 2 and int(index) < len(t) else None
+
+
+def _row(written: list[str], scope: dict, row: str) -> str:
+    """`q[0]` where the text says q₀=[1, 0] and that row of q agrees, else ''."""
+    t = _row_of(scope, row) if row else None
+    values = t.tolist() if t is not None else []
+    return row if len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values)) else ""
+
+
+def _beside(written: list[str], scope: dict, names: list[str]) -> str:
+    """For matrices shown side by side and named (Q = [[…]]  V = [[…]]): `torch.cat([q, v], 1)`
+    when their rows, read across, agree with the written numbers, else ''."""
+    tables = [_table(scope[n]) if n in scope else None for n in names]
+    if len(names) < 2 or "torch" not in scope or any(t is None or t.dim() != 2 for t in tables) \
+            or len({len(t) for t in tables}) != 1:
+        return ""
+    import torch
+
+    values = torch.cat(tables, 1).flatten().tolist()
+    agree = len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values))
+    return f"torch.cat([{', '.join(names)}], 1)" if agree else ""
 
 
 def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None, near: dict[str, int] | None = None,
-           count: bool = False, origin: dict[str, int] | None = None, summed: bool = True) -> list[tuple[tuple, str]]:
+           count: bool = False, origin: dict[str, int] | None = None, summed: bool = True,
+           rows: bool = False) -> list[tuple[tuple, str]]:
     """(rank, expression) of every candidate, best first; equal ranks are a tie. A run that no
     single value matches and that reads as a written product line (a₀×b₀ + a₁×b₁ …, and its
     result after an `=`) is looked for as the stack of the two factors' vectors,
-    `torch.stack([a, b], 1)`, followed by the result."""
+    `torch.stack([a, b], 1)`, followed by the result. A line multiplies the values of one
+    computation: factors from two experiment files rank after any pair from one (APART), and its
+    result is no element of the factors' own tables."""
     tiers = (names or {}, near or {})
-    found = _direct(written, scope, tiers, count, origin or {}, summed)
+    found = _direct(written, scope, tiers, count, origin or {}, summed, rows)
     if found or count or len(written) < 4 or "torch" not in scope:
         return found
     if len(written) % 2:
-        factors, result = written[:-1], _direct(written[-1:], scope, tiers, False, summed=summed)[:1]
-        if not result:
+        factors, results = written[:-1], _direct(written[-1:], scope, tiers, False, summed=summed)
+        if not results:
             return []
     else:
-        factors, result = written, []
+        factors, results = written, []
     firsts, seconds = _direct(factors[0::2], scope, tiers, False), _direct(factors[1::2], scope, tiers, False)
-    pairs = [(tuple(max(x, y) for x, y in zip(ra, rb)), f"torch.stack([{a}, {b}], 1)")
-             for ra, a in firsts for rb, b in seconds]
-    if result:
-        (rr, r), = result
-        pairs = [(tuple(max(x, y) for x, y in zip(rank, rr)), f"{expr}, {r}") for rank, expr in pairs]
-    return sorted(pairs)
+    files = lambda *es: {(origin or {}).get(n.split(".")[0], -1) for e in es for n in _roots(e)} - {-1}  # noqa: E731
+    lines = [([ra, rb], f"torch.stack([{a}, {b}], 1)", [a, b]) for ra, a in firsts for rb, b in seconds]
+    if results:
+        lines = [([*ranks, rr], f"{expr}, {r}", [*exprs, r]) for ranks, expr, exprs in lines for rr, r in results
+                 if not _roots(r) & _roots(", ".join(exprs))]  # the result is made of the factors, no element of theirs
+    return sorted(((max(r[0] for r in ranks) + (APART if len(files(*exprs)) > 1 else 0),
+                    *(max(r[i] for r in ranks) for i in range(1, len(ranks[0]) - 1)), sum(r[-1] for r in ranks)), expr)
+                  for ranks, expr, exprs in lines)
 
 
 def _chosen(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[str, object, int]]:
@@ -202,13 +304,13 @@ def _chosen(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[str, object, in
 
 
 def _direct(written: list[str], scope: dict, tiers: tuple[dict, dict], count: bool,
-            origin: dict[str, int] | None = None, summed: bool = True) -> list[tuple[tuple, str]]:
+            origin: dict[str, int] | None = None, summed: bool = True, rows: bool = False) -> list[tuple[tuple, str]]:
     """Candidates that agree with `written`; a sum only where the text speaks of one (`summed`), or
     as a count of a mask. Rank: (tier, kind, for a count the file that has the name and the order
     it was defined, length)."""
     found = set()
     for name, value, tier, order in _chosen(scope, tiers):
-        for kind, expr, values in _values(name, value, count):
+        for kind, expr, values in _values(name, value, count, rows):
             if not (summed or count) and ".sum(" in expr:
                 continue
             if expr.startswith("math.sqrt(") and "math" not in scope:
@@ -217,7 +319,29 @@ def _direct(written: list[str], scope: dict, tiers: tuple[dict, dict], count: bo
                 rank = (tier, kind, (origin or {}).get(name.split(".")[0], -1), order, len(expr)) if count \
                     else (tier, kind, 0, 0, len(expr))
                 found.add((rank, expr))
+    if len(written) == 1 and not count:
+        found |= {((tier, WHOLE, 0, 0, len(expr)), expr) for tier, expr, value in _selected(scope, tiers)
+                  if numbers.agrees(written[0], value)}
     return sorted(found)
+
+
+def _selected(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[int, str, float]]:
+    """(tier, expression, value) for the one value all the cells a boolean table (a mask) selects,
+    or all it leaves, share in a table of its shape: `masked.scores[~mask].unique()`, the −∞ of
+    every blocked score."""
+    chosen = _chosen(scope, tiers)
+    masks = [(n, v) for n, v, _, _ in chosen if str(getattr(v, "dtype", "")) == "torch.bool" and v.dim() == 2]
+    out = []
+    for m, mask in masks:
+        for name, value, tier, _ in chosen:
+            t = _table(value)
+            if name == m or t is None or tuple(t.shape) != tuple(mask.shape) or str(getattr(value, "dtype", "")) == "torch.bool":
+                continue
+            for sign, cells in (("", t[mask.detach()]), ("~", t[~mask.detach()])):
+                shared = cells.unique()
+                if len(cells) and len(shared) == 1:
+                    out.append((tier, f"{name}[{sign}{m}].unique()", shared.item()))
+    return out
 
 
 def weak(written: list[str]) -> bool:

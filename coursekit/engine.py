@@ -72,6 +72,7 @@ class Lesson:
     time_limit: float = TIME_LIMIT
     output_limit: int = OUTPUT_LIMIT
     input_changes: tuple = ()  # (file, old, new): how its inputs may vary (coursekit.variations)
+    check_changes: tuple = ()  # another such change, only for checking a proposal (scripts/bench_bind.py)
 
     @property
     def folder(self) -> str:
@@ -104,6 +105,7 @@ def find_lessons(root: Path) -> dict[str, Lesson]:
             time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
             output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
             input_changes=tuple(tuple(c) for c in names.get("INPUT_CHANGES", ())),
+            check_changes=tuple(tuple(c) for c in names.get("CHECK_CHANGES", ())),
         )
     return found
 

@@ -470,13 +470,17 @@ def _what_to_write(text: str, t: Token) -> str:
 
 def unbound_runs(result: Scan) -> list[tuple[list[Token], list[str]]]:
     """The unbound claims of a bound scan as runs a single value could bind (a vector, a shape, one
-    number: joined by brackets and separators only), each with the names the annotations of its
+    number: joined by brackets and separators only; a written product line with its result after
+    the `=`), each with the names the annotations of its
     paragraph and the ones around it read."""
     runs: list[list[Token]] = []
     for t in result.unbound:
         last = runs[-1][-1] if runs else None
+        between = result.text[last.end : t.start] if last is not None else ""
         if (last is not None and last.segment == t.segment
-                and re.fullmatch(r"[\s,，、;；\[\]()（）×x*·+]*", result.text[last.end : t.start])):
+                and (re.fullmatch(r"[\s,，、;；\[\]()（）×x*·+]*", between)
+                     or (re.fullmatch(r"[ \t]*[=≈][ \t]*", between)  # a product line's result: a×b + c×d = e
+                         and "×" in result.text[runs[-1][0].end : last.start]))):
             runs[-1].append(t)
         else:
             runs.append([t])

@@ -21,6 +21,7 @@ def site_pages(root: Path) -> list[Path]:
     return lessons + sorted(p for p in (root / "docs").rglob("*.md") if p not in lessons)
 
 
+ROW_WORDS = re.compile(r"每行|各行|每一行|所有行")  # with a sum: every row's, not one row's
 SUM_WORDS = re.compile(r"之和|总和|求和|加起来|相加|行和|和为|和是|和都|和约|和仍|和不")
 
 Checked = tuple[guard.Scan, list[guard.Bound], int]
@@ -77,12 +78,70 @@ def proposals_for(build: engine.Build, root: Path, session: str, found: guard.Sc
     runs = [(run, {**tiers(run[0])[0], **dict.fromkeys(names, 0)}, tiers(run[0])[1])
             for run, names in guard.unbound_runs(found)]
     answers = build.candidates(session, [_query(found, run, names, near) for run, names, near in runs])
+    answers = _again_with_bound(build, session, found, runs, answers)
     singles = [([t], names, near) for (run, names, near), (got, _) in zip(runs, answers)
                if not got and len(run) > 1 for t in run]
     single_answers = build.candidates(session, [_query(found, run, names, near) for run, names, near in singles])
-    return sorted((Proposal(found.line(run[0].start), run, got, *why)
-                   for (run, _, _), (got, why) in zip(runs + singles, answers + single_answers) if got),
-                  key=lambda p: p.tokens[0].start)
+    out = [Proposal(found.line(run[0].start), run, got, *why)
+           for (run, _, _), (got, why) in zip(runs + singles, answers + single_answers) if got]
+    sides = _side_by_side(found)
+    for (tokens, query), (got, why) in zip(sides, build.candidates(session, [q for _, q in sides])):
+        if got and why[0] == "":  # the whole display at once, in place of its pieces
+            inside = {id(t) for t in tokens}
+            out = [p for p in out if not any(id(t) in inside for t in p.tokens)]
+            out.append(Proposal(found.line(tokens[0].start), tokens, got, *why))
+    return sorted(out, key=lambda p: p.tokens[0].start)
+
+
+def _side_by_side(found: guard.Scan) -> list[tuple[list, dict]]:
+    """(tokens, query) for each text listing that shows matrices side by side, named on its first
+    line (Q = K = [[1, 0],      V = [[1, 0], …): all its numbers, row by row, are looked for as
+    `torch.cat([q, v], 1)` of the names written before each `[[` (the first of a chain Q = K =), in
+    lower case as the code has them."""
+    out = []
+    unbound = {id(t) for t in found.unbound}
+    for f in scan.fences(found.text):
+        chains = re.findall(r"((?:(?<![\w.])[A-Za-z]\w*\s*=\s*)+)\[\[", f.lines[0]) if f.lines and f.lang in ("", "text") else []
+        names = [re.match(r"\w+", chain).group(0) for chain in chains]  # Q = K = [[…]]: the first named, Q
+        if len(names) < 2:
+            continue
+        tokens = [t for t in found.tokens if f.start < found.text.count("\n", 0, t.start) + 1 < f.end and t.claim]
+        if tokens and all(id(t) in unbound for t in tokens):
+            out.append((tokens, {"written": [t.text for t in tokens], "names": {}, "near": {}, "count": False,
+                                 "counted": "", "summed": False, "rows": False, "shaped": False, "dot": [],
+                                 "side_by_side": [n.lower() for n in names]}))
+    return out
+
+
+NEIGHBOUR = 0.5  # the tier of a name a sure proposal binds in the paragraph before or after
+
+
+def _again_with_bound(build: engine.Build, session: str, found: guard.Scan, runs: list, answers: list) -> list:
+    """The answers, with each run that has no sure candidate asked again with the names its
+    paragraph's sure proposals bind as names of the paragraph (as they are once written: 三个位置
+    before [1, 0]、[0, 2]{=vectors} counts the rows of vectors), and those of the paragraphs beside
+    it a little farther (NEIGHBOUR); the new answer is taken only when sure."""
+    from coursekit import candidates
+
+    bound: dict[int, set[str]] = {}
+    for (run, _, _), (got, why) in zip(runs, answers):
+        if got and why[0] == "":
+            bound.setdefault(run[0].segment, set()).update(r.split(".")[0] for r in candidates._roots(got[0]))
+    def around(run) -> dict[str, float]:  # its paragraph's at tier 0, the paragraphs beside it a little farther
+        near = {n: NEIGHBOUR for d in (-1, 1) for n in bound.get(run[0].segment + d, ())}
+        return {**near, **dict.fromkeys(bound.get(run[0].segment, ()), 0)}
+
+    again = [i for i, ((run, names, _), (got, why)) in enumerate(zip(runs, answers))
+             if not (got and why[0] == "") and any(names.get(n, 9) > t for n, t in around(run).items())]
+    if not again:
+        return answers
+    queries = [_query(found, runs[i][0], {**runs[i][1], **{n: min(t, runs[i][1].get(n, 9)) for n, t in around(runs[i][0]).items()}},
+                      runs[i][2]) for i in again]
+    out = list(answers)
+    for i, (got, why) in zip(again, build.candidates(session, queries)):
+        if got and why[0] == "":
+            out[i] = (got, why)
+    return out
 
 
 def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
@@ -90,21 +149,50 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     numbers, the names and term stems nearby, whether they count things and what (`counted`: 'axis'
     for positions, rows, columns, dimensions, the size of an array; 'named' when the course's terms
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
-    'other': 三组向量, 四选一), whether the text speaks of a sum (之和, 加起来) or a shape (形状) in the
-    sentence before them."""
+    'other': 三组向量, 四选一; a Latin name after the counter, 三条 K, names it), whether the text
+    speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
+    them, the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and
+    the row a vector is said to be (`row`: q₀=[1, 0] is q[0]; `index`: a₀=[…] or 位置 0 … [0.8, 1.2]
+    is some table's row 0), and which axis a count of 行 or 列 measures (`along`).
+    The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
+    than the paragraph's (CLAUSE), and so are the names in the clause before an axis count (V 有两列)."""
     from coursekit import candidates
 
     count = len(run) == 1 and guard.counted(found.text, run[0])
-    counted, stems = "", set()
+    counted, stems, along = "", set(), ""
     if count:
         after = re.match(rf"[ \t]*({numbers.COUNTERS})?([^，。；：、,.;:\n]{{0,6}})", found.text[run[0].end :])
         stems = candidates.stems(after.group(0), {**candidates.COUNTED, **candidates.TERMS})
         axis = any(w in candidates.AXES for w in (after.group(1) or "", after.group(2)[:2], after.group(2)[:1]))
+        latin = re.match(r"[ \t]*([A-Za-z]\w*)(?![\w(])", after.group(2)) if after.group(1) else None
+        stems |= {latin.group(1).lower()} if latin and not stems else set()  # 三条 K: what it counts is named
         counted = "named" if stems else "axis" if axis else "other"
+        words = (after.group(1) or "", after.group(2)[:1])
+        along = "rows" if "行" in words else "columns" if "列" in words else ""  # 两行: rows, never columns
     sentence = re.split(r"[。；;！？\n]", found.text[max(0, run[0].start - 40) : run[0].start])[-1]
+    clause = re.split(r"[，,：:、（(]", sentence)[-1]  # 分到的比例也是 0: the term just before it
+    clause_stems = candidates.stems(clause, {**candidates.TERMS, **candidates.CLAUSE_TERMS})
+    near = {**near, **dict.fromkeys(clause_stems, candidates.CLAUSE)} if not count else near
+    if counted == "axis":  # V 有两列: the array named just before an axis count is the one it measures
+        names = {**names, **{w.lower(): candidates.CLAUSE for w in re.findall(r"(?<![\w.])[A-Za-z]\w*", clause)}}
+    line = found.text[found.text.rfind("\n", 0, run[0].start) + 1 : run[0].start]
+    dot = re.search(rf"(?<![\w.])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*[·⋅]\s*([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*$", line)
+    row = re.search(rf"(?<![\w.·⋅])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*\[?$", line)  # q₀=[1, 0]: the row q[0]
+    place = re.search(r"(?:位置|第)\s*(\d+)\s*(?:行|个位置)?", clause)  # 位置 0 得到 [0.8, 1.2]: a row 0
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
-            "summed": bool(SUM_WORDS.search(sentence)), "shaped": "形状" in sentence or "shape" in sentence}
+            "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)),
+            "shaped": "形状" in sentence or "shape" in sentence,
+            "dot": [f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]"] if dot else [],
+            "row": f"{row.group(1)}[{_digits(row.group(2))}]" if row and len(run) > 1 else "", "along": along,
+            "index": _digits(row.group(2)) if row and len(run) > 1 else (place.group(1) if place and len(run) > 1 else "")}
+
+
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+
+
+def _digits(subscript: str) -> str:
+    return subscript.translate(str.maketrans(SUBSCRIPTS, "0123456789"))
 
 
 def _nearby(root: Path, found: guard.Scan):
@@ -113,7 +201,9 @@ def _nearby(root: Path, found: guard.Scan):
     changed_v, Wv for wv) and for the stems of the course's terms there (coursekit.candidates.TERMS),
     1 for names assigned in the nearest code the page shows before it (the files of a block's
     `file=`, a block's own code; the first one after it when its section has none before), 2 for
-    those of its section's other code."""
+    those of its section's other code. A display (a listing, a formula) that a paragraph ending with
+    a colon introduces has that paragraph's names and terms too; the terms and Latin words of the
+    section's heading (用这行比例，逐坐标汇总 V) are stems at tier 1."""
     from bisect import bisect_left, bisect_right
 
     from coursekit import candidates
@@ -126,13 +216,28 @@ def _nearby(root: Path, found: guard.Scan):
     section = lambda line: bisect_right(headings, line)  # noqa: E731
     shown = [(f.start, section(f.start), _assigned(root, f)) for f in blocks]
     segments, words, terms, prose = scan.segments(body), {}, {}, {}
-    for i, line in enumerate(body.split("\n")):
+    lines_of, first = body.split("\n"), {}
+    for i, line in enumerate(lines_of):
+        first.setdefault(segments(starts[i]), i)
         if i + 1 not in inside:
             prose.setdefault(segments(starts[i]), []).append(line)
     for segment, lines in prose.items():
         text = "\n".join(lines)
         words[segment] = {m.group(0) for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", text)}
         terms[segment] = candidates.stems(text) | {w.lower() for w in words[segment]}
+    bare = {n: re.sub(r"\{[^{}\n]*\}", "", lines_of[n - 1]) for n in headings}  # a heading without its annotations
+    titled = {n: candidates.stems(t) | {w.lower() for w in re.findall(r"[A-Za-z_]\w*", t)} for n, t in bare.items()}
+
+    def intro(segment: int) -> int | None:
+        """The paragraph that introduces a display (a listing, a formula): the prose just before it,
+        ending with a colon (第一个输出坐标为：)."""
+        i = first.get(segment, 0) - 1
+        while i >= 0 and not lines_of[i].strip():
+            i -= 1
+        before = segments(starts[i]) if i >= 0 else None
+        if before is None or before == segment or i + 1 in inside or not re.search(r"[：:]\s*$", lines_of[i]):
+            return None
+        return before
 
     def tiers(token: guard.Token) -> tuple[dict[str, int], dict[str, int]]:
         line = bisect_right(starts, token.start)
@@ -141,21 +246,29 @@ def _nearby(root: Path, found: guard.Scan):
         nearest = mine[split - 1 : split] or mine[split : split + 1]
         names = {n: 2 for b in mine for n in b[2]}
         names.update({n: 1 for b in nearest for n in b[2]})
-        names.update(dict.fromkeys(words.get(token.segment, ()), 0))
-        return names, dict.fromkeys(terms.get(token.segment, ()), 0)
+        shown_with = intro(token.segment)
+        names.update(dict.fromkeys(words.get(token.segment, set()) | words.get(shown_with, set()), 0))
+        heading = headings[section(line) - 1] if section(line) else None
+        near = dict.fromkeys(titled.get(heading, ()), 1)
+        near.update(dict.fromkeys(terms.get(token.segment, set()) | terms.get(shown_with, set()), 0))
+        return names, near
 
     return tiers
 
 
 def _assigned(root: Path, block: scan.Fence) -> set[str]:
-    """The names a shown code block assigns: in its own code and in the files its `file=` names."""
+    """The names a shown code block assigns: in its own code and in the files its `file=` names (only
+    the part it shows, `file.py:part`)."""
     import ast
 
     sources = ["\n".join(block.lines)]
     for ref in re.findall(r'file="([^"]*)"', block.info):
         for item in ref.split():
-            file = root / item.split(":")[0]
-            sources += [file.read_text(encoding="utf-8")] if file.suffix == ".py" and file.is_file() else []
+            name, _, part = item.partition(":")
+            file = root / name
+            text = file.read_text(encoding="utf-8") if file.suffix == ".py" and file.is_file() else ""
+            shown = re.search(rf"# --8<-- \[start:{re.escape(part)}\]\n(.*?)# --8<-- \[end:{re.escape(part)}\]", text, re.S) if part else None
+            sources += [shown.group(1) if shown else text] if text else []  # the part the page shows
     names: set[str] = set()
     for source in sources:
         try:

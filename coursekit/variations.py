@@ -24,19 +24,21 @@ class ChangeError(ValueError):
     pass
 
 
-def varied(root: Path, session: str, dest: Path) -> engine.Build | None:
-    """A build over a copy of `root` at `dest` with the lesson's INPUT_CHANGES made, or None when it
-    declares none. A change whose text is not in its file is an error naming the lesson's file."""
+def varied(root: Path, session: str, dest: Path, declared: str = "INPUT_CHANGES") -> engine.Build | None:
+    """A build over a copy of `root` at `dest` with the lesson's INPUT_CHANGES made (or its
+    CHECK_CHANGES, the bench's own, which --bind never sees), or None when it declares none. A change
+    whose text is not in its file is an error naming the lesson's file."""
     lesson = engine.find_lessons(root)[session]
-    if not lesson.input_changes:
+    changes = lesson.check_changes if declared == "CHECK_CHANGES" else lesson.input_changes
+    if not changes:
         return None
     for name in NEEDED:
         shutil.copytree(root / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    for file, old, new in lesson.input_changes:
+    for file, old, new in changes:
         path = dest / file
         text = path.read_text(encoding="utf-8") if path.is_file() else ""
         if old not in text:
-            raise ChangeError(f"{lesson.folder}/__init__.py: INPUT_CHANGES 要改的原文在 {file} 里找不到：{old}")
+            raise ChangeError(f"{lesson.folder}/__init__.py: {declared} 要改的原文在 {file} 里找不到：{old}")
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
     return _Unchecked(dest)
 

@@ -7,10 +7,11 @@ For each lesson page it takes every {=…} annotation out of the page (a {示意
 compares what it wrote with what the author wrote, number by number:
 - same: bound again by the author's own expression, at the same place in its values;
 - other: bound by another expression. Whether it stands for the same quantity is tried by changing
-  the lesson's inputs as its package declares (INPUT_CHANGES, next to the lesson; coursekit.variations
-  runs the changed lesson in a copy) and evaluating the element each expression binds: they move
-  together, both stay put (the change does not reach them), or they come apart (a wrong binding).
-  --bind itself uses the same changes to settle ties, never the author's expressions;
+  the lesson's inputs as its package declares, once with INPUT_CHANGES (which --bind itself uses to
+  settle ties, never with the author's expressions) and once with CHECK_CHANGES (which --bind never
+  sees), next to the lesson (coursekit.variations runs the changed lesson in a copy), and evaluating
+  the element each expression binds: they move together, both stay put under both changes (the
+  changes do not reach them), or they come apart under either (a wrong binding);
 - left: still unbound, with candidates (a tie, or a place where --bind may not write) or without;
 and the seconds --bind took (it runs the lesson in the copy, no cache).
 """
@@ -91,6 +92,18 @@ def _element(build: engine.Build, session: str, expr: str, at: int) -> str:
     raise ValueError(f"{expr} 没有第 {at} 个值")
 
 
+DECLARED = ("INPUT_CHANGES", "CHECK_CHANGES")
+
+
+def _verdict(before: dict, after: dict, ea: str, ep: str) -> str:
+    """How the author's element `ea` and the proposed `ep` fare under one change of inputs."""
+    if after[ea] is None:  # the author's own expression has no such value after the change: untested
+        return "作者的表达式改后算不出这个值，未检验"
+    if not (variations.same(after[ea], after[ep]) and variations.same(before[ea], before[ep])):
+        return "变得不同"
+    return "都没变" if variations.same(before[ea], after[ea]) else "一起变"
+
+
 def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
     row, notes = Row(lesson.number), []
     path = ROOT / lesson.page
@@ -121,29 +134,29 @@ def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
               and (proposed[k].expr, proposed[k].at) != (author[k].expr, author[k].at)]
     row.same = sum(1 for k in author if k in proposed) - len(others)
     if others:
-        changed = variations.varied(ROOT, lesson.id, scratch / f"changed-{lesson.number}")
-        if changed is None:
+        pairs = [(a, p, _element(build, lesson.id, a.expr, a.at), _element(build, lesson.id, p.expr, p.at))
+                 for _, a, p in others]
+        exprs = sorted({e for *_, ea, ep in pairs for e in (ea, ep)})
+        before, afters = variations.values(build, lesson.id, exprs), []
+        for declared in DECLARED:  # --bind's own changes, and the bench's, which --bind never sees
+            changed = variations.varied(ROOT, lesson.id, scratch / f"{declared}-{lesson.number}", declared)
+            if changed is None:
+                continue
+            try:
+                afters.append(variations.values(changed, lesson.id, exprs))
+            finally:
+                changed.close()
+        if not afters:
             raise SystemExit(f"{lesson.folder}/__init__.py 没有声明 INPUT_CHANGES：无法检验另一表达式是否是同一个量")
-        try:
-            pairs = [(a, p, _element(build, lesson.id, a.expr, a.at), _element(build, lesson.id, p.expr, p.at))
-                     for _, a, p in others]
-            exprs = sorted({e for *_, ea, ep in pairs for e in (ea, ep)})
-            before, after = variations.values(build, lesson.id, exprs), variations.values(changed, lesson.id, exprs)
-        finally:
-            changed.close()
         for a, p, ea, ep in pairs:
-            if after[ea] is None:  # the author's own expression has no such value after the change: untested
-                row.unmoved += 1
-                kind = "作者的表达式改后算不出这个值，未检验"
-            elif not (variations.same(after[ea], after[ep]) and variations.same(before[ea], before[ep])):
+            verdicts = [_verdict(before, after, ea, ep) for after in afters]
+            if "变得不同" in verdicts:
                 row.apart += 1
-                kind = "变得不同"
-            elif variations.same(before[ea], after[ea]):
-                row.unmoved += 1
-                kind = "都没变"
-            else:
+            elif "一起变" in verdicts:
                 row.together += 1
-                kind = "一起变"
+            else:
+                row.unmoved += 1
+            kind = " / ".join(verdicts)
             notes.append(f"  {lesson.page}:{a.line}: {a.written} 作者 {{={a.expr}}} 提议 {{={p.expr}}}：{kind}")
     left = found_b.unbound
     offered = {id(t) for p in pages.proposals(build, ROOT, path, found_b, written) for t in p.tokens}

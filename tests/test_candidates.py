@@ -22,9 +22,9 @@ SCOPE = {
 }
 
 
-def query(written, names=None, near=None, count=False, counted="", summed=False, shaped=False):
+def query(written, names=None, near=None, count=False, counted="", summed=False, shaped=False, rows=False):
     return {"written": written, "names": names or {}, "near": near or {}, "count": count, "counted": counted,
-            "summed": summed, "shaped": shaped}
+            "summed": summed, "shaped": shaped, "rows": rows}
 
 
 def best(written, scope=SCOPE, **kw):
@@ -104,7 +104,9 @@ def test_bound_numbers_proposes_a_binding_for_a_number_whose_annotation_was_remo
     result = subprocess.run([sys.executable, "scripts/bound_numbers.py", lesson.page], cwd=repo,
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 1
-    [proposal] = [line for line in result.stdout.splitlines() if "可以绑定到" in line and f" {m.group(1)} " in line]
+    # the number alone, or in its run (a product line with its result: 0.5×1 + 0.25×0 = 0.75)
+    [proposal] = [line for line in result.stdout.splitlines() if "可以绑定到" in line
+                  and m.group(1) in line.split(" 可以绑定到")[0].rsplit(": ", 1)[-1].split("、")]
     assert proposal.strip().startswith(f"{lesson.page}:{text[: m.start()].count(chr(10)) + 1}: ") and "写 {=" in proposal
 
 
@@ -154,3 +156,200 @@ def test_equal_means_equal_numbers_not_equal_when_rounded():
     assert variations.same([1.0, float("nan")], [1.0, float("nan")])
     assert not variations.same([0.40111], [0.40114]) and not variations.same([1.0], [1.0, 2.0])
     assert not variations.same(None, [1.0])
+
+
+def test_every_rows_sum_is_the_value_all_row_sums_share_not_one_rows():
+    scope = {"w": torch.tensor([[0.4, 0.6], [0.3, 0.7]]), "out": torch.tensor([[1.0, 0.0], [0.5, 2.0]])}
+    found, why = best(["1"], scope, near={"w": 0}, summed=True, rows=True)  # 每行之和是 1
+    assert found == ["w.sum(dim=-1).round(decimals=6).unique()"] and why == ""
+    assert not any(e.endswith(".unique()") for e in best(["1"], scope, near={"w": 0}, summed=True)[0])  # no 每行
+    found, (why, tied) = candidates.answer(query(["1"], near={"w": 0, "out": 0}, summed=True, rows=True), scope, {})
+    assert why == "tie" and "out[0].sum()" in tied  # a row of another table as near: which one is meant?
+
+
+def test_a_product_line_multiplies_values_of_one_experiment_file():
+    scope = {"torch": torch, "ratios": torch.tensor([0.5, 0.25, 0.25]), "vectors": torch.tensor([[1., 0.], [0., 2.], [1., 2.]]),
+             "x": torch.tensor([[1., 5.], [0., 6.], [1., 7.]])}  # x[:, 0] equals vectors[:, 0]
+    line = ["0.5", "1", "0.25", "0", "0.25", "1"]
+    found, (why, _) = candidates.answer(query(line), scope, {"ratios": 0, "vectors": 0, "x": 1})
+    assert found[0] == "torch.stack([ratios, vectors[:, 0]], 1)" and why == ""
+    assert candidates.answer(query(line), scope, {})[1][0] == "tie"  # where the names come from unknown
+    found, (why, _) = candidates.answer(query([*line, "0.75"]), {**scope, "summary": torch.tensor([0.75, 1.]),
+                                                                   "other": torch.tensor([0.75, 9.])},
+                                        {"ratios": 0, "vectors": 0, "summary": 0, "x": 1, "other": 1})
+    assert found[0] == "torch.stack([ratios, vectors[:, 0]], 1), summary[0]" and why == ""
+
+
+def test_a_product_lines_result_after_its_equals_sign_is_in_its_run_a_function_value_is_not():
+    from coursekit import guard
+
+    def runs(text):
+        found = guard.scan_page("", text)
+        guard.bind(found, {})
+        return [[t.text for t in run] for run, _ in guard.unbound_runs(found)]
+
+    assert ["0.5", "1", "0.25", "0", "0.5"] in runs("第一个坐标：0.5×1 + 0.25×0 = 0.5\n")
+    assert ["0.37", "0.5"] not in runs("exp(0.37) = 0.5，照样分到比例。\n")
+
+
+def test_a_display_has_the_names_of_the_paragraph_introducing_it_and_its_section_heading(tmp_path):
+    from coursekit import guard, pages
+
+    text = "## 逐坐标汇总 V\n\n第一个输出坐标为：\n\n<div markdown>\n0.4011×1 ≈ 0.8022\n</div>\n\n另一段 0.1978。\n"
+    found = guard.scan_page("", text)
+    tiers = pages._nearby(tmp_path, found)
+    shown = next(t for t in found.tokens if t.text == "0.8022")
+    names, near = tiers(shown)
+    assert near.get("output") == 0 and near.get("v") == 1  # 输出 from the colon's paragraph, V from the heading
+    names, near = tiers(next(t for t in found.tokens if t.text == "0.1978"))
+    assert "output" not in near and near.get("v") == 1  # a paragraph of its own: no colon introduces it
+
+
+def test_a_term_inside_a_word_that_does_not_mean_it_is_no_term():
+    assert candidates.stems("把内部数值全部展开") == set() and candidates.stems("平均值") == set()
+    assert candidates.stems("汇总值向量") == {"v", "value"}
+    assert candidates.stems("分母就是") == {"sum"} and candidates.stems("三个得分的指数") == {"score", "exp"}
+
+
+def _queries(text):
+    """pages._query for each unbound run of a scanned piece of Markdown, with its names and terms nearby."""
+    from pathlib import Path
+
+    from coursekit import guard, pages
+
+    found = guard.scan_page("", text)
+    guard.bind(found, {})
+    tiers = pages._nearby(Path("."), found)
+    return [pages._query(found, run, *tiers(run[0])) for run, _ in guard.unbound_runs(found)]
+
+
+def test_a_dot_product_line_that_names_its_rows_binds_them_and_their_product():
+    [q] = _queries("```text\nq₀·k₁ = 1×0 + 0×1 = 0\n```\n")
+    assert q["dot"] == ["q[0]", "k[1]"] and q["written"] == ["1", "0", "0", "1", "0"]
+    scope = {"torch": torch, "q": torch.tensor([[1., 0.], [0., 1.]]), "k": torch.tensor([[1., 0.], [0., 1.]])}
+    assert candidates.answer(q, scope, {}) == (["torch.stack([q[0], k[1]], 1), q[0] @ k[1]"], ("", []))
+    assert candidates.answer({**q, "written": ["1", "0", "0", "1", "1"]}, scope, {})[0] != [
+        "torch.stack([q[0], k[1]], 1), q[0] @ k[1]"]  # a result the rows do not make: not that line
+
+
+def test_a_product_lines_result_is_no_element_of_its_factors():
+    scope = {"torch": torch, "ratios": torch.tensor([0.5, 0.25, 0.25]), "vectors": torch.tensor([[1., 0.], [0., 2.], [1., 2.]]),
+             "summary": torch.tensor([0.75, 1.])}
+    line = ["0.5", "0", "0.25", "2", "0.25", "2", "1"]  # 0.5×0 + 0.25×2 + 0.25×2 = 1: vectors[0, 0] is 1 too
+    found, (why, _) = candidates.answer(query(line), scope, {"ratios": 0, "vectors": 0, "summary": 0})
+    assert found[0] == "torch.stack([ratios, vectors[:, 1]], 1), summary[1]" and why == ""
+
+
+def test_a_count_before_a_name_counts_it_and_decimal_places_are_a_counted_thing():
+    [q] = _queries("分别与三条 K 做点积。\n")
+    assert q["counted"] == "named" and q["near"] == {"k": candidates.COUNTS}
+    [q] = _queries("展示值保留四位小数。\n")
+    assert q["counted"] == "named"
+    found, why = candidates.answer(q, {"PLACES": 4, "x": torch.zeros(4)}, {})
+    assert found[0] == "PLACES" and why == ("", [])  # not the four elements of x
+
+
+class _Build:
+    """A stand-in for engine.Build whose lesson is `scope`, in this process."""
+
+    def __init__(self, scope, origin=None):
+        self.scope, self.origin = scope, origin or {}
+
+    def candidates(self, session, queries):
+        return [candidates.answer(q, self.scope, self.origin) for q in queries]
+
+
+def _proposals(text, scope, origin=None, root=None):
+    from pathlib import Path
+
+    from coursekit import guard, pages
+
+    found = guard.scan_page("", text)
+    guard.bind(found, {})
+    return {" ".join(p.written): (p.exprs[0], p.why_not) for p in pages.proposals_for(_Build(scope, origin), Path(root or "."), "l0", found)}
+
+
+def test_a_count_in_a_paragraph_counts_what_its_sure_proposals_bind():
+    scope = {"vectors": torch.tensor([[1., 0.], [0., 2.], [1., 2.]]), "x": torch.tensor([[1., 0.], [0., 1.], [1., 1.]])}
+    text = "假设三个位置分别带来二维向量 [1, 0]、[0, 2]、[1, 2]。\n"
+    found = _proposals(text, scope, {"vectors": 0, "x": 1})
+    assert found["1 0 0 2 1 2"] == ("vectors", "")
+    assert found["三"] == ("len(vectors)", "") and found["二"] == ("vectors.shape[1]", "")
+    alone = _proposals("假设三个位置分别带来二维向量。\n", scope, {"vectors": 0, "x": 1})
+    assert alone["三"][1] == "tie"  # no binding in the paragraph: the rows of vectors or of x
+    beside = _proposals("向量是 [1, 0]、[0, 2]、[1, 2]。\n\n三个位置各有一行。\n", scope, {"vectors": 0, "x": 1})
+    assert beside["三"] == ("len(vectors)", "")  # bound in the paragraph before
+    both = _proposals("向量是 [1, 0]、[0, 1]、[1, 1]。\n\n三个位置各有 [1, 0]、[0, 2]、[1, 2]。\n", scope, {"vectors": 0, "x": 1})
+    assert both["三"] == ("len(vectors)", "")  # its own paragraph's before the one beside it
+
+
+def test_matrices_shown_side_by_side_and_named_bind_as_their_concatenation():
+    scope = {"torch": torch, "q": torch.tensor([[1., 0.], [0., 1.]]), "k": torch.tensor([[1., 0.], [0., 1.]]),
+             "v": torch.tensor([[1., 0.], [0., 2.]])}
+    text = "```text\nQ = K = [[1, 0],      V = [[1, 0],\n         [0, 1]]           [0, 2]]\n```\n"
+    found = _proposals(text, scope)
+    assert found == {"1 0 1 0 0 1 0 2": ("torch.cat([q, v], 1)", "")}  # Q, the first of Q = K, and no pieces
+    assert _proposals(text.replace("[0, 2]]", "[0, 3]]"), scope).get("1 0 1 0 0 1 0 3") is None
+
+
+def test_the_value_every_cell_a_mask_blocks_shares_is_one_candidate():
+    mask = torch.tensor([[True, False], [True, True]])
+    scope = {"mask": mask, "masked": torch.tensor([[0.7, float("-inf")], [0.1, 0.3]]),
+             "other": torch.tensor([[0.5, float("-inf")], [0.2, 0.4]])}
+    found, why = best(["−∞"], scope, near={"mask": 0, "score": 0})  # 掩码…分数换成 −∞
+    assert found[0] == "masked[~mask].unique()" and why == ""  # not masked[0, 1], one cell of the same table
+    found, why = best(["−∞"], scope, near={"score": 0})
+    assert why == "tie"  # masked and other block their cells alike: the text names neither more
+
+
+def test_a_name_made_of_more_of_the_nearest_terms_is_nearer():
+    assert candidates._tier("masked.scores", {}, {"mask": 0, "score": 0}) < candidates._tier("first.scores", {}, {"mask": 0, "score": 0})
+    assert candidates._tier("masked.scores", {}, {"score": 0}) == candidates._tier("first.scores", {}, {"score": 0}) == 0
+    assert candidates._tier("models", {}, {"model": candidates.COUNTS}) == candidates.COUNTS  # a count's tier stays exact
+
+
+def test_a_term_in_the_clause_just_before_a_number_is_nearer_than_its_paragraphs():
+    [q] = _queries("指数为 1.25，分到的比例也是 0.6001。\n")[1:]
+    assert q["near"]["weight"] == candidates.CLAUSE and q["near"]["exp"] == 0  # 比例 only in its clause
+    scope = {"exps": torch.tensor([0.6001, 2.0]), "weights": torch.tensor([0.6001, 0.3999])}
+    assert candidates.answer(q, scope, {}) == (["weights[0]", "exps[0]"], ("", []))
+    [q] = _queries("按比例分配，指数为 0.6001。\n")
+    assert "weight" not in q["near"] and candidates.answer(q, scope, {})[0][0] == "exps[0]"
+
+
+def test_a_vector_written_as_a_named_row_binds_that_row():
+    [q] = _queries("它的查询向量是 q₀=[1, 0]。\n")
+    assert q["row"] == "q[0]"
+    scope = {"q": torch.tensor([[1., 0.], [0., 1.]]), "pair": torch.tensor([[1., 0.], [0., 1.]]) * 1}
+    assert candidates.answer(q, scope, {}) == (["q[0]"], ("", []))  # not a tie with pair[0]
+    assert candidates.answer({**q, "written": ["0", "1"]}, scope, {})[0] != ["q[0]"]  # q₀ is not [0, 1]
+
+
+def test_a_count_of_rows_is_a_length_and_of_columns_the_last_axis():
+    [q] = _queries("前两行没有用到它。\n")
+    assert q["along"] == "rows"
+    scope = {"q": torch.zeros(3, 2), "pairs": torch.zeros(2, 5)}
+    found, _ = candidates.answer({**q, "names": {"q": 0}}, scope, {})
+    assert "q.shape[1]" not in found and found[0] == "len(pairs)"  # q has two columns, not two rows
+    [q] = _queries("V 有两列。\n")
+    assert q["along"] == "columns" and q["names"]["v"] == candidates.CLAUSE  # the name just before it
+    found, why = candidates.answer(q, {"v": torch.zeros(3, 2), "w": torch.zeros(2, 2)}, {"v": 0, "w": 1})
+    assert found[0] == "v.shape[1]" and why == ("", [])
+
+
+def test_a_vector_said_to_be_row_i_is_a_row_i_before_a_whole_vector():
+    [q] = _queries("所以位置 0 得到新向量 [0.8022, 1.1978]。\n")
+    assert q["index"] == "0"
+    scope = {"output": torch.tensor([[0.8022, 1.1978], [0.5989, 1.6044]]), "first_output": torch.tensor([0.8022, 1.1978])}
+    assert candidates.answer(q, scope, {})[0][0] == "output[0]"
+    assert candidates.answer({**q, "index": ""}, scope, {})[0][0] == "first_output"  # no index: the whole vector first
+
+
+def test_the_names_of_a_shown_part_of_a_file_are_only_that_parts(tmp_path):
+    from coursekit import pages, scan
+
+    (tmp_path / "a.py").write_text("# --8<-- [start:one]\nshown = 1\n# --8<-- [end:one]\nlater = 2\n", encoding="utf-8")
+    [block] = scan.fences('```python exec="1" file="a.py:one"\n```\n')
+    assert pages._assigned(tmp_path, block) == {"shown"}
+    [block] = scan.fences('```python exec="1" file="a.py"\n```\n')
+    assert pages._assigned(tmp_path, block) == {"shown", "later"}
