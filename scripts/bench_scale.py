@@ -180,10 +180,7 @@ def main() -> None:
         print(f"| {label} | {a[key]:.2f} | {b[key]:.2f} | {b[key] / a[key]:.2f}× | {target} |")
     per_lesson = (b["index"] - a["index"]) / (large - small)
     print(f"\nsearch index per added lesson: {per_lesson:.1f} KB")
-    if shutil.which("jupyter-book"):
-        print("Jupyter Book is installed, but this script does not drive it yet.")
-    else:
-        print("Jupyter Book is not installed here: no comparison row.")
+    print("one-shot rebuilds side by side with Jupyter Book 1: python scripts/bench_jb.py")
 
 
 if __name__ == "__main__":
