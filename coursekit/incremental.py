@@ -115,19 +115,39 @@ class Declarations:
         self._text = None
 
 
+BLOCK = re.compile(r"^[ \t]*--8<--[ \t]*\n(.*?)\n[ \t]*--8<--[ \t]*$", re.M | re.S)  # an include of several lines
+NESTED = 50  # included files read at most, following includes inside included files
+
+
+def references(text: str) -> list[str]:
+    """The files a text includes: `--8<-- "path"`, `file="a b"`, and each line of a block
+    `--8<--` … `--8<--` (not those commented out with `;`)."""
+    found = [ref for m in REFERENCE.finditer(text) for ref in (m.group(1) or m.group(2)).split()]
+    for m in BLOCK.finditer(text):
+        found += [line.strip() for line in m.group(1).splitlines() if line.strip() and not line.strip().startswith(";")]
+    return found
+
+
 def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) -> str:
-    """What a page shows besides its own text: its lesson's run, the files it includes and, where it
-    shows them, other lessons' titles and summaries (`declarations()`, read when needed)."""
+    """What a page shows besides its own text: its lesson's run, the files it includes (and the
+    files those include) and, where it shows them, other lessons' titles and summaries
+    (`declarations()`, read when needed)."""
     text = page.read_text(encoding="utf-8")
     rel = page.relative_to(root).as_posix()
     session = session_of(rel)
     h = hashlib.sha256(run_keys.get(session, "").encode() if session else b"")
     if crossref.shows_declarations(rel, text):  # other lessons' titles and summaries (links, table)
         h.update(declarations().encode())
-    for m in REFERENCE.finditer(text):
-        for ref in (m.group(1) or m.group(2)).split():
-            path = root / ref.split(":")[0]
-            h.update(path.read_bytes() if path.is_file() else b"-")
+    todo, seen = references(text), set()
+    while todo and len(seen) < NESTED:
+        ref = todo.pop(0)
+        path = root / ref.split(":")[0]
+        if path in seen:
+            continue
+        seen.add(path)
+        data = path.read_bytes() if path.is_file() else b"-"
+        h.update(ref.encode() + b"\0" + data + b"\0")
+        todo += references(data.decode("utf-8", "replace"))
     return h.hexdigest()
 
 

@@ -186,3 +186,24 @@ def test_mkdocs_jupyter_loads_nbconvert_only_when_it_converts():
     plugins = [p if isinstance(p, str) else next(iter(p)) for p in
                yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)["plugins"]]
     assert plugins.index("coursekit-lazy-imports") < plugins.index("mkdocs-jupyter")
+
+
+def test_a_page_is_converted_again_when_any_file_it_includes_changes(tmp_path):
+    """Inline, several-line and nested includes all reach the page's key (incremental.fingerprint)."""
+    from coursekit import incremental
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "snippets").mkdir()
+    page = tmp_path / "docs/page.md"
+    page.write_text('正文。\n\n--8<--\nsnippets/block.md\n; snippets/ignored.md\n--8<--\n\n--8<-- "snippets/inline.md"\n',
+                    encoding="utf-8")
+    (tmp_path / "snippets/block.md").write_text('块。\n--8<-- "snippets/nested.md"\n', encoding="utf-8")
+    for name in ("inline", "nested", "ignored"):
+        (tmp_path / f"snippets/{name}.md").write_text(name, encoding="utf-8")
+    key = lambda: incremental.fingerprint(tmp_path, page, {}, lambda: "")  # noqa: E731
+    before = key()
+    for name, counts in (("block", True), ("inline", True), ("nested", True), ("ignored", False)):
+        file = tmp_path / f"snippets/{name}.md"
+        file.write_text(file.read_text(encoding="utf-8") + "改了", encoding="utf-8")
+        assert (key() != before) is counts, name
+        before = key()
