@@ -15,6 +15,7 @@ so other builders do it too. What only MkDocs gets from here:
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import types
 from pathlib import Path
@@ -29,6 +30,7 @@ from mkdocs.structure.files import File  # noqa: E402
 
 from coursekit import (  # noqa: E402
     engine, footer, incremental, manifest, notebook, notebook_page, pagecache, report, search_index, segmenter, speed)
+from coursekit.shown import CONFIRMING  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
 LESSONS = "lessons/"
@@ -102,9 +104,10 @@ def on_files(files, config):
             record.unlink(missing_ok=True)
         files.append(File(uri, str(pages), config["site_dir"], config["use_directory_urls"]))
     _state["run_keys"] = {s: build.run(s).key for s in build.lessons}
-    cache = _state["pagecache"] = pagecache.PageCache(build, ROOT, config, files)
-    if _state.get("search_cache") is not None:
-        cache.remember_search(_state.pop("search_cache"))
+    if not os.environ.get(CONFIRMING):  # confirm_shown.py's build must convert every lesson page
+        cache = _state["pagecache"] = pagecache.PageCache(build, ROOT, config, files)
+        if _state.get("search_cache") is not None:
+            cache.remember_search(_state.pop("search_cache"))
     if _state["incremental"] is not None and _state["incremental"].dirty:
         _state["incremental"].mark_stale(files, _state["run_keys"])
     return files

@@ -207,3 +207,14 @@ def test_a_page_is_converted_again_when_any_file_it_includes_changes(tmp_path):
         file.write_text(file.read_text(encoding="utf-8") + "改了", encoding="utf-8")
         assert (key() != before) is counts, name
         before = key()
+
+
+def test_confirming_a_page_that_did_not_change_says_so_from_a_warm_cache(course):
+    """confirm_shown.py's build converts every lesson page (it records what each shows), cache or not."""
+    import subprocess
+    import sys
+
+    repo, _ = course
+    out = subprocess.run([sys.executable, "scripts/confirm_shown.py", LESSONS[0].page], cwd=repo,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0 and "没有要确认的" in out.stdout, out.stdout + out.stderr
