@@ -10,7 +10,8 @@ result is cached by what it depends on.
   whole cache stays under CACHE_BYTES, the least recently used runs pruned first with what was kept
   under their key.
 - Page blocks and inline bindings are cached under the run's key: a block by its code and the code
-  of the blocks before it on the page (they share a namespace), a binding by its expression.
+  of the blocks before it on the page (they share a namespace) and by every file of tinylm and
+  lessons (it may import or read what the run did not), a binding by its expression.
 - Workers are forked from a server that imported torch once; independent lessons run in
   parallel on the available cores. A worker lives for one page at most, so a block that patches
   torch or changes a tensor in place cannot leak into the next page or the next rebuild.
@@ -320,7 +321,19 @@ class Build:
     def tooling(self) -> str:
         """The kit's code as it behaves (comments aside): page blocks are kept under it. Read when a
         block is first looked up, so a build whose pages all come from the page cache never reads it."""
-        return _sha(*(behaviour(p.read_text(encoding="utf-8")) for p in sorted(self.root.glob("coursekit/*.py"))))
+        kit = Path(__file__).resolve().parent  # the kit that runs, wherever it was imported from
+        return _sha(*(behaviour(p.read_text(encoding="utf-8")) for p in sorted(kit.glob("*.py"))))
+
+    @functools.cached_property
+    def code(self) -> str:
+        """Every file of tinylm and lessons, by path and bytes: a page block may import or read any of
+        them, not only what its lesson's run did, so its output is kept under them all."""
+        h = hashlib.sha256()
+        for folder in ("tinylm", "lessons"):
+            for path in sorted((self.root / folder).rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    h.update(f"{path.relative_to(self.root).as_posix()}\0".encode() + path.read_bytes() + b"\0")
+        return h.hexdigest()[:16]
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, sessions=None) -> None:
@@ -610,7 +623,7 @@ class Build:
         run = run or self.run(session)
         if run.error:
             raise run.error
-        path = self.cache / "blocks" / f"{run.key}-{self.tooling}" / f"{chain}.json"
+        path = self.cache / "blocks" / f"{run.key}-{self.tooling}-{self.code}" / f"{chain}.json"
         known = self.read(path)
         if known:
             return known

@@ -87,7 +87,7 @@ class GuardPreprocessor(Preprocessor):
         path, first, fm = _pages.locate(root, text)
         if path == "<page>":
             return lines  # markdown-exec converting a block's output, or text from elsewhere
-        session = _session(path, text, fm)
+        session = page_session(path, text, fm)
         build, owns = engine.current.build, False
         if session and build is None:
             build, owns = engine.Build(root), True
@@ -282,7 +282,7 @@ def failure_line(root: Path, text: str, first: int, err: engine.LessonError) -> 
 LISTING = re.compile(r'\bfile="([^"]+)"')
 
 
-def _session(path: str, text: str, fm: str = "") -> str | None:
+def page_session(path: str, text: str, fm: str = "") -> str | None:
     """A lesson page runs in its lesson (docs/lessons/10-….md: l10); another page names one in its
     front matter (`session: l10`) or on an executed block (session="l10")."""
     m = FRONT_SESSION.search(fm) or SESSION.search(text)

@@ -93,7 +93,7 @@ def on_files(files, config):
             where = f"{run.error.where[0]}:{run.error.where[1]}: " if run.error.where else ""
             message = f"docs/{uri}: {where}{run.error}"
             _state["notebook_errors"].append(message)
-            nb.cells.insert(0, notebook.nbformat.v4.new_markdown_cell(f"!!! danger\n\n    {message}"))
+            nb.cells.insert(0, notebook.nbformat.v4.new_markdown_cell(f"!!! danger\n\n    {message}", id="build-error"))
         target.parent.mkdir(parents=True, exist_ok=True)
         text = notebook.nbformat.writes(nb) + "\n"
         if not target.is_file() or target.read_text(encoding="utf-8") != text:

@@ -28,7 +28,8 @@ from mkdocs.config import load_config
 from coursekit import crossref, stamps
 from coursekit.engine import session_of
 
-REFERENCE = re.compile(r'--8<--\s*"([^"]+)"|\bfile="([^"]+)"')
+SNIPPET = re.compile(r"-+8<-+[ \t]*([\"'])(.+?)\1")  # --8<-- "path", any number of dashes, either quote
+FILES = re.compile(r"\bfile=([\"'])(.+?)\1")  # markdown-exec's file="a.py:part b.py"
 STRUCTURE = ("mkdocs.yml", "overrides", "coursekit", "templates")
 _content = stamps.Remembered()  # file -> digest of its bytes
 
@@ -115,14 +116,14 @@ class Declarations:
         self._text = None
 
 
-BLOCK = re.compile(r"^[ \t]*--8<--[ \t]*\n(.*?)\n[ \t]*--8<--[ \t]*$", re.M | re.S)  # an include of several lines
+BLOCK = re.compile(r"^[ \t]*-+8<-+[ \t]*\n(.*?)\n[ \t]*-+8<-+[ \t]*$", re.M | re.S)  # an include of several lines
 NESTED = 50  # included files read at most, following includes inside included files
 
 
 def references(text: str) -> list[str]:
-    """The files a text includes: `--8<-- "path"`, `file="a b"`, and each line of a block
-    `--8<--` … `--8<--` (not those commented out with `;`)."""
-    found = [ref for m in REFERENCE.finditer(text) for ref in (m.group(1) or m.group(2)).split()]
+    """The files a text includes: `--8<-- "path"` (a path may hold spaces), `file="a.py:part b.py"`,
+    either quote, and each line of a block `--8<--` … `--8<--` (not those commented out with `;`)."""
+    found = [m.group(2) for m in SNIPPET.finditer(text)] + [ref for m in FILES.finditer(text) for ref in m.group(2).split()]
     for m in BLOCK.finditer(text):
         found += [line.strip() for line in m.group(1).splitlines() if line.strip() and not line.strip().startswith(";")]
     return found
@@ -132,9 +133,11 @@ def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) 
     """What a page shows besides its own text: its lesson's run, the files it includes (and the
     files those include) and, where it shows them, other lessons' titles and summaries
     (`declarations()`, read when needed)."""
+    from coursekit.extension import page_session  # the extension imports MkDocs-free modules only
+
     text = page.read_text(encoding="utf-8")
     rel = page.relative_to(root).as_posix()
-    session = session_of(rel)
+    session = page_session(rel, text, text)  # a lesson page, or one naming its lesson (front matter, a block)
     h = hashlib.sha256(run_keys.get(session, "").encode() if session else b"")
     if crossref.shows_declarations(rel, text):  # other lessons' titles and summaries (links, table)
         h.update(declarations().encode())

@@ -31,6 +31,7 @@ import functools
 import hashlib
 import json
 import logging
+import os
 import re
 import types
 from importlib import metadata
@@ -38,14 +39,14 @@ from pathlib import Path
 
 from mkdocs.structure.toc import get_toc
 
-from coursekit import engine, incremental, stamps
+from coursekit import engine, extension, incremental, stamps
 
 FORMAT = 1
 KEEP = 8  # conversions and search entries kept per page, as runs per lesson: an edit put back is a hit
 CONVERTERS = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "pygments", "markdown-exec",
               "mkdocs-jupyter", "nbconvert", "nbformat")
 SITE_INPUTS = ("mkdocs.yml", "overrides", "templates", "coursekit", "snippets")
-EXECUTES = re.compile(r'\bexec="')  # a markdown-exec block: on a page of no lesson it may import tinylm
+EXECUTES = re.compile(r"\bexec=[\"']")  # a markdown-exec block (either quote): it may read any of tinylm and lessons
 _bytes = stamps.Remembered()  # file -> digest of its bytes
 _NONE = object()
 
@@ -113,9 +114,11 @@ class PageCache:
         self.converted: set[str] = set()  # pages it converted
         self._declarations = incremental.Declarations(root)
         reviewed = sorted(root.glob("lessons/*/reviewed.json"))
-        self.site = _sha(str(FORMAT), _tree(root, SITE_INPUTS), _tree(root, [p.relative_to(root) for p in reviewed]),
-                         _configured(config), _versions(CONVERTERS), json.dumps(build.versions, sort_keys=True),
-                         *sorted(f.src_uri for f in files))
+        kit = Path(__file__).resolve().parent  # the kit that runs, wherever it was imported from
+        self.site = _sha(str(FORMAT), _tree(root, SITE_INPUTS), _tree(kit.parent, [kit.name]),
+                         _tree(root, [p.relative_to(root) for p in reviewed]), _configured(config), os.getcwd(),
+                         _versions(CONVERTERS), json.dumps(build.versions, sort_keys=True),
+                         *sorted(f.src_uri for f in files))  # the working folder: snippets' base_path is "."
         self._code: str | None = None  # tinylm and lessons whole, for pages of no lesson that execute
 
     # ---- conversions ------------------------------------------------------------------------------
@@ -124,14 +127,16 @@ class PageCache:
         source = Path(page.file.abs_src_path or self.root / "docs" / page.file.src_uri)
         text = page.file.content_string
         rel = source.relative_to(self.root).as_posix() if source.is_relative_to(self.root) else page.file.src_uri
-        session = engine.session_of(rel)
         shown = ""
         if rel.endswith(".md"):
-            runs = {session: self.build.run(session).key} if session else {}
+            # a lesson page, or a page naming a lesson in its front matter or on a block, as the guard reads it
+            session = extension.page_session(rel, text, text)
+            runs = {session: self.build.run(session).key} if session in self.build.lessons else {}
             shown = incremental.fingerprint(self.root, source, runs, self._declarations)
-            if session is None and EXECUTES.search(text):
+            shown += session or ""
+            if EXECUTES.search(text):  # a block may import or read what its lesson's run did not
                 if self._code is None:
-                    self._code = _tree(self.root, ["tinylm", "lessons"], ".py")
+                    self._code = _tree(self.root, ["tinylm", "lessons"])
                 shown += self._code
         return _sha(self.site, rel, text, shown)
 
@@ -163,10 +168,15 @@ class PageCache:
 
         def render(self_page, config, files):
             markdown, meta = self_page.markdown, json.dumps(self_page.meta, sort_keys=True, default=repr)
-            convert(config, files)
+            warned = _Warnings()
+            logging.getLogger("mkdocs").addHandler(warned)
+            try:
+                convert(config, files)
+            finally:
+                logging.getLogger("mkdocs").removeHandler(warned)
             problems = engine.current.pages.get(shown)
-            if problems:
-                return  # converted, and reported, every time until it is fixed
+            if problems or warned.seen:
+                return  # converted, and reported (a warning fails --strict), every time until it is fixed
             changed = {k: v for k, v in self_page.meta.items() if json.loads(meta).get(k, _NONE) != v}
             try:  # what render set of the page's metadata (a notebook's title), as it set it
                 if json.loads(json.dumps(changed)) != changed:
@@ -200,6 +210,9 @@ class PageCache:
         index = plugin.search_index
         index_page = index.add_entry_from_context
         settings = re.sub(r" at 0x[0-9a-f]+", "", repr(sorted(dict(plugin.config).items())))
+        for name in ("jieba_dict", "jieba_dict_user"):  # the dictionaries themselves, not only their names
+            if plugin.config.get(name):
+                settings += _file_digest(Path(plugin.config[name]))
 
         def add_entry_from_context(page):
             digest = _sha(str(FORMAT), _versions(("mkdocs-material", "jieba")), settings, page.content or "",
@@ -217,6 +230,17 @@ class PageCache:
             _prune(path.parent)
 
         index.add_entry_from_context = add_entry_from_context
+
+
+class _Warnings(logging.Handler):
+    """Whether a conversion logged a warning (a dead link, say): such a conversion is not kept."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.seen = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.seen = True
 
 
 def _prune(folder: Path) -> None:

@@ -45,7 +45,7 @@ def _lesson(build: engine.Build, rel: str, text: str) -> str | None:
     from coursekit import extension
 
     fm, _, body = scan.front_matter(text)
-    session = extension._session(rel, body, fm)
+    session = extension.page_session(rel, body, fm)
     return session if session in build.lessons else None
 
 

@@ -310,3 +310,19 @@ def test_a_record_rewritten_outside_the_build_is_run_again_never_shown(root):
         run = runs(root, [A])[A]
         assert run.executed and run.files[0].output() == "x = 6\n"
     assert not runs(root, [A])[A].executed  # what the build wrote itself is used
+
+
+def test_a_page_block_that_reads_what_its_lessons_run_did_not_runs_again_when_that_changes(root):
+    """A red-team finding: a block importing a module its lesson's experiments never import was kept
+    under the run's key alone, so editing that module left the page showing the old output."""
+    other = root / "tinylm/other.py"
+    code = "from tinylm.other import N\nprint('N =', N)\n"
+    outputs = []
+    for n in (2, 3):
+        other.write_text(f"N = {n}\n", encoding="utf-8")
+        build = engine.Build(root)
+        try:
+            outputs.append(build.execute(A, "docs/x.md", engine.chain("", code), code, "docs/x.md:1")["output"])
+        finally:
+            build.close()
+    assert outputs == ["N = 2\n", "N = 3\n"]

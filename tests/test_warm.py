@@ -121,18 +121,22 @@ def test_a_warm_build_after_an_edit_is_byte_identical_to_a_cold_one(course, kind
     assert converted(back) == 0 and not differences(first, repo.parent / f"back-{kind}")  # put back: a hit
 
 
-def test_a_page_with_a_problem_is_converted_and_reported_every_time(course, tmp_path):
+@pytest.mark.parametrize("added, said", [
+    ("比如 0.123456 这个数。", "未绑定的数字 0.123456"),
+    ("见[别处](nowhere.md)。", "nowhere.md"),  # a warning: --strict fails, and a kept conversion would say nothing
+])
+def test_a_page_with_a_problem_is_converted_and_reported_every_time(course, tmp_path, added, said):
     repo, _ = course
     lesson = LESSONS[0]
     line = sentence(repo, lesson.page)
-    edit(repo, lesson.page, line, line + "比如 0.123456 这个数。")
+    edit(repo, lesson.page, line, line + added)
     try:
         for attempt in (1, 2):
             result = mkdocs_build(repo, tmp_path / f"site{attempt}", **EPOCH)
-            assert result.returncode != 0 and "未绑定的数字 0.123456" in result.stderr
+            assert result.returncode != 0 and said in result.stderr, result.stderr[-2000:]
             assert converted(result.stderr) >= 1
     finally:
-        edit(repo, lesson.page, line + "比如 0.123456 这个数。", line)
+        edit(repo, lesson.page, line + added, line)
 
 
 def test_conversions_kept_per_page_are_bounded(course):
@@ -195,14 +199,17 @@ def test_a_page_is_converted_again_when_any_file_it_includes_changes(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "snippets").mkdir()
     page = tmp_path / "docs/page.md"
-    page.write_text('正文。\n\n--8<--\nsnippets/block.md\n; snippets/ignored.md\n--8<--\n\n--8<-- "snippets/inline.md"\n',
-                    encoding="utf-8")
+    page.write_text('正文。\n\n--8<--\nsnippets/block.md\n; snippets/ignored.md\n--8<--\n\n--8<-- "snippets/inline.md"\n'
+                    "\n-8<- 'snippets/dash.md'\n\n--8<-- \"snippets/with space.md\"\n\n"
+                    "```python exec='1' file='snippets/single.md:part snippets/second.md'\n```\n", encoding="utf-8")
     (tmp_path / "snippets/block.md").write_text('块。\n--8<-- "snippets/nested.md"\n', encoding="utf-8")
-    for name in ("inline", "nested", "ignored"):
+    kinds = ("inline", "nested", "ignored", "dash", "with space", "single", "second")
+    for name in kinds:
         (tmp_path / f"snippets/{name}.md").write_text(name, encoding="utf-8")
     key = lambda: incremental.fingerprint(tmp_path, page, {}, lambda: "")  # noqa: E731
     before = key()
-    for name, counts in (("block", True), ("inline", True), ("nested", True), ("ignored", False)):
+    for name in ("block", *kinds):
+        counts = name != "ignored"
         file = tmp_path / f"snippets/{name}.md"
         file.write_text(file.read_text(encoding="utf-8") + "改了", encoding="utf-8")
         assert (key() != before) is counts, name
@@ -218,3 +225,22 @@ def test_confirming_a_page_that_did_not_change_says_so_from_a_warm_cache(course)
     out = subprocess.run([sys.executable, "scripts/confirm_shown.py", LESSONS[0].page], cwd=repo,
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0 and "没有要确认的" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_page_that_names_its_lesson_in_front_matter_is_keyed_by_that_lessons_run(tmp_path):
+    """A red-team finding: docs/code pages bind a lesson's numbers through `session:` in their front
+    matter; their key lacked that lesson's run, so a drift there was hidden by a kept conversion."""
+    from types import SimpleNamespace
+
+    lesson = LESSONS[0]
+    front = lambda p: p.read_text(encoding="utf-8").split("\n---\n", 1)[0]  # noqa: E731
+    page = next(p for p in sorted((ROOT / "docs/code").rglob("*.md")) if f"\nsession: {lesson.id}\n" in front(p) + "\n")
+    text = page.read_text(encoding="utf-8")
+    file = SimpleNamespace(abs_src_path=str(page), src_uri=page.relative_to(ROOT / "docs").as_posix(), content_string=text)
+
+    def key(run_key: str) -> str:
+        build = SimpleNamespace(cache=tmp_path, versions={}, lessons={lesson.id: None},
+                                run=lambda session: SimpleNamespace(key=run_key))
+        return pagecache.PageCache(build, ROOT, {}, [file]).key(SimpleNamespace(file=file))
+
+    assert key("first run") != key("second run")
