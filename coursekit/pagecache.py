@@ -65,14 +65,14 @@ def _file_digest(path: Path) -> str:
         return "missing"
 
 
-def _tree(root: Path, names, suffix: str = "") -> str:
+def _tree(root: Path, names) -> str:
     """The digest of files and folders under `root`, by path and bytes."""
     lines = []
     for name in names:
         path = root / name
         found = [path] if path.is_file() else sorted(path.rglob("*")) if path.is_dir() else []
         for file in found:
-            if file.is_file() and "__pycache__" not in file.parts and file.name.endswith(suffix):
+            if file.is_file() and "__pycache__" not in file.parts:
                 lines.append(f"{file.relative_to(root).as_posix()} {_bytes.get(file, _file_digest)}")
     return _sha(*lines)
 
@@ -119,7 +119,6 @@ class PageCache:
                          _tree(root, [p.relative_to(root) for p in reviewed]), _configured(config), os.getcwd(),
                          _versions(CONVERTERS), json.dumps(build.versions, sort_keys=True),
                          *sorted(f.src_uri for f in files))  # the working folder: snippets' base_path is "."
-        self._code: str | None = None  # tinylm and lessons whole, for pages of no lesson that execute
 
     # ---- conversions ------------------------------------------------------------------------------
     def key(self, page) -> str:
@@ -135,9 +134,7 @@ class PageCache:
             shown = incremental.fingerprint(self.root, source, runs, self._declarations)
             shown += session or ""
             if EXECUTES.search(text):  # a block may import or read what its lesson's run did not
-                if self._code is None:
-                    self._code = _tree(self.root, ["tinylm", "lessons"])
-                shown += self._code
+                shown += self.build.code  # the same digest the page's blocks are kept under
         return _sha(self.site, rel, text, shown)
 
     def _path(self, page, key: str) -> Path:
