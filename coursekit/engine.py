@@ -240,6 +240,7 @@ class Worker:
         self.pid, self.conn = Zygote.get(root).fork(
             {"package": lesson.package, "settings": settings, "log": self.log})
         self.dead: LessonError | None = None
+        self.played: dict[str, str] = {}  # page -> the chain of the last block it ran there
 
     def ask(self, request: tuple, what: str) -> dict:
         if self.dead:
@@ -316,24 +317,18 @@ class Build:
         self._key: bytes | None = None  # the cache's sealing key, read on first use
         self._key_lock = threading.Lock()
         self._in_use: set[str] = set()  # run keys this build uses: never pruned under it
+        self._blocks: dict[tuple[str, str], dict[str, tuple[str, str, str]]] = {}  # (session, page) -> chain -> (previous, code, where)
+        self.page_deps: dict[str, tuple[str, dict[str, str]]] = {}  # page -> (session, the files its blocks read: their hashes)
 
     @functools.cached_property
     def tooling(self) -> str:
-        """The kit's code as it behaves (comments aside): page blocks are kept under it. Read when a
+        """The kit's files, its code as it behaves (comments aside): page blocks are kept under them
+        (a block may import the kit, and the kit's example lesson is read by one). Read when a
         block is first looked up, so a build whose pages all come from the page cache never reads it."""
         kit = Path(__file__).resolve().parent  # the kit that runs, wherever it was imported from
-        return _sha(*(behaviour(p.read_text(encoding="utf-8")) for p in sorted(kit.glob("*.py"))))
-
-    @functools.cached_property
-    def code(self) -> str:
-        """Every file of tinylm and lessons, by path and bytes: a page block may import or read any of
-        them, not only what its lesson's run did, so its output is kept under them all."""
-        h = hashlib.sha256()
-        for folder in ("tinylm", "lessons"):
-            for path in sorted((self.root / folder).rglob("*")):
-                if path.is_file() and "__pycache__" not in path.parts:
-                    h.update(f"{path.relative_to(self.root).as_posix()}\0".encode() + path.read_bytes() + b"\0")
-        return h.hexdigest()[:16]
+        files = [p for p in sorted(kit.rglob("*")) if p.is_file() and "__pycache__" not in p.parts]
+        return _sha(*(f"{p.relative_to(kit).as_posix()}\0" + (behaviour(p.read_text(encoding="utf-8"))
+                      if p.suffix == ".py" else p.read_text(encoding="utf-8", errors="replace")) for p in files))
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, sessions=None) -> None:
@@ -523,9 +518,9 @@ class Build:
             previous = ""
             for f in fences:
                 code = "\n".join(f.lines)
-                previous = chain(previous, code)
                 answer = self.execute(run.lesson.session, rel, previous, code, f"{rel}:{fm_lines + f.start}",
                                       worker=worker, run=run)
+                previous = chain(previous, code)
                 if "error" in answer:
                     break  # the page reports it, at its line
         except LessonError:
@@ -617,20 +612,64 @@ class Build:
         answer = self._worker(session).ask(("candidates", queries), "找绑定的候选")
         return [(found, tuple(why)) for found, why in answer["answers"]]
 
-    def execute(self, session: str, page: str, chain: str, code: str, where: str,
+    def execute(self, session: str, page: str, previous: str, code: str, where: str,
                 worker: Worker | None = None, run: Run | None = None) -> dict:
-        """Run a page block after the page's earlier blocks; {'output': …} or {'error': …}."""
+        """Run a page block after the page's earlier blocks (`previous`: their chain); {'output': …}
+        or {'error': …}. Kept under the run, the kit and the chain, valid while every file of tinylm
+        and lessons the worker had imported or read by then reads as it did."""
         run = run or self.run(session)
         if run.error:
             raise run.error
-        path = self.cache / "blocks" / f"{run.key}-{self.tooling}-{self.code}" / f"{chain}.json"
+        here = chain(previous, code)
+        with self._lock:
+            self._blocks.setdefault((session, page), {})[here] = (previous, code, where)
+        path = self.cache / "blocks" / f"{run.key}-{self.tooling}" / f"{here}.json"
         known = self.read(path)
-        if known:
-            return known
-        answer = (worker or self._worker(session)).ask(("exec", code, where, page), f"运行 {where} 的代码块")
+        if isinstance(known.get("answer"), dict) and isinstance(known.get("deps"), dict) \
+                and self.unchanged(session, known["deps"]):
+            self._note_deps(page, session, known["deps"])
+            return known["answer"]
+        worker = worker or self._worker(session)
+        answer = self._catch_up(worker, session, page, previous)
+        if answer is None:
+            answer = worker.ask(("exec", code, where, page), f"运行 {where} 的代码块")
+        deps = {rel: file_hash(self.root, rel, run.lesson) for rel in answer.pop("deps", [])}
         if "error" not in answer:
-            self.write(path, answer)
+            worker.played[page] = here
+            self.write(path, {"answer": answer, "deps": deps})
+            self._note_deps(page, session, deps)
         return answer
+
+    def _catch_up(self, worker: Worker, session: str, page: str, previous: str) -> dict | None:
+        """Have the worker run the page's earlier blocks first when it has not (they came from the
+        cache, or another worker ran them): a block may use what they defined. An error of theirs
+        is the answer; None when the worker is ready."""
+        if worker.played.get(page, "") == previous:
+            return None
+        with self._lock:
+            known = dict(self._blocks.get((session, page), {}))
+        earlier = []
+        while previous and previous in known:
+            previous, code, where = known[previous]
+            earlier.append((code, where))
+        if previous:  # an earlier block this build never saw: run as asked (as before)
+            return None
+        worker.ask(("forget", page), "重新开始这一页的代码块")
+        for code, where in reversed(earlier):
+            answer = worker.ask(("exec", code, where, page), f"运行 {where} 的代码块")
+            if "error" in answer:
+                return answer
+        return None
+
+    def unchanged(self, session: str, deps: dict) -> bool:
+        """Every file in `deps` (path -> hash) reads as it did."""
+        lesson = self.lesson(session)
+        return all(isinstance(h, str) and file_hash(self.root, rel, lesson) == h for rel, h in deps.items())
+
+    def _note_deps(self, page: str, session: str, deps: dict) -> None:
+        with self._lock:
+            _, before = self.page_deps.get(page, (session, {}))
+            self.page_deps[page] = (session, {**before, **deps})
 
     def close(self) -> None:
         with self._lock:

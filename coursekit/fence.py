@@ -64,9 +64,9 @@ def formatter(source, language, css_class, options, md, **kwargs):
             path, _, line = where.rpartition(":")
             return _failed(state, where, {"type": "", "message": printed.describe(printed.by_line(typed)[0]),
                                           "where": (path, int(line) + typed[0].line)}, "代码块没有运行", "drift")
-        state.chain = engine.chain(state.chain, code)
+        previous, state.chain = state.chain, engine.chain(state.chain, code)
         try:
-            answer = state.build.execute(session, state.path, state.chain, code, where)
+            answer = state.build.execute(session, state.path, previous, code, where)
         except engine.LessonError as err:
             answer = {"error": {"type": "", "message": str(err), "where": err.where}}
         if "error" in answer:

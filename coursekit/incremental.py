@@ -31,14 +31,6 @@ from coursekit.engine import session_of
 SNIPPET = re.compile(r"-+8<-+[ \t]*([\"'])(.+?)\1")  # --8<-- "path", any number of dashes, either quote
 FILES = re.compile(r"\bfile=([\"'])(.+?)\1")  # markdown-exec's file="a.py:part b.py"
 STRUCTURE = ("mkdocs.yml", "overrides", "coursekit", "templates")
-_content = stamps.Remembered()  # file -> digest of its bytes
-
-
-def _sha(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "missing"
 
 
 class _QuietDirtyWarning(logging.Filter):
@@ -72,12 +64,7 @@ class Builder:
         build(config, serve_url=self.serve_url, dirty=True)
 
     def _structure(self) -> str:
-        h = hashlib.sha256()
-        for name in STRUCTURE:
-            path = self.root / name
-            for file in sorted([path] if path.is_file() else path.rglob("*") if path.is_dir() else []):
-                if file.is_file() and "__pycache__" not in file.parts:
-                    h.update(f"{file.relative_to(self.root)} {_content.get(file, _sha)}\n".encode())
+        h = hashlib.sha256("\n".join(stamps.tree(self.root, STRUCTURE)).encode())
         for file in sorted((self.root / "docs").rglob("*")):
             h.update(f"{file.relative_to(self.root)}\n".encode())  # pages added or removed
         return h.hexdigest()

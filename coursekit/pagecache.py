@@ -9,9 +9,10 @@ this kit can name, so they are kept in `.cache/coursekit`, sealed like every rec
   conversion reads: the page's source; what it shows besides its text (its lesson's run, the files
   it includes, other lessons' titles: `incremental.fingerprint`); the site's structure (mkdocs.yml,
   overrides, templates, this kit's code, snippets, the reviewed records, the list of files);
-  the conversion's configuration; the versions of the libraries that convert. A page of no lesson
-  that executes code also reads `tinylm` and `lessons` whole. Only a conversion without problems
-  is kept, so a failing page is converted, and reported, every time.
+  the conversion's configuration; the versions of the libraries that convert. A page whose blocks
+  ran keeps the files of `tinylm` and `lessons` they had imported or read (`engine.Build.page_deps`),
+  and is restored only while those read as they did. Only a conversion without problems is kept,
+  so a failing page is converted, and reported, every time.
 - A page's search entries are kept under a digest of exactly what the search plugin reads: the
   page's final HTML, table of contents, address, title and metadata, and the plugin's settings.
 
@@ -46,8 +47,6 @@ KEEP = 8  # conversions and search entries kept per page, as runs per lesson: an
 CONVERTERS = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "pygments", "markdown-exec",
               "mkdocs-jupyter", "nbconvert", "nbformat")
 SITE_INPUTS = ("mkdocs.yml", "overrides", "templates", "coursekit", "snippets")
-EXECUTES = re.compile(r"\bexec=[\"']")  # a markdown-exec block (either quote): it may read any of tinylm and lessons
-_bytes = stamps.Remembered()  # file -> digest of its bytes
 _NONE = object()
 
 
@@ -58,23 +57,8 @@ def _sha(*parts: str) -> str:
     return h.hexdigest()[:32]
 
 
-def _file_digest(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "missing"
-
-
 def _tree(root: Path, names) -> str:
-    """The digest of files and folders under `root`, by path and bytes."""
-    lines = []
-    for name in names:
-        path = root / name
-        found = [path] if path.is_file() else sorted(path.rglob("*")) if path.is_dir() else []
-        for file in found:
-            if file.is_file() and "__pycache__" not in file.parts:
-                lines.append(f"{file.relative_to(root).as_posix()} {_bytes.get(file, _file_digest)}")
-    return _sha(*lines)
+    return _sha(*stamps.tree(root, names))
 
 
 def _configured(config) -> str:
@@ -133,9 +117,17 @@ class PageCache:
             runs = {session: self.build.run(session).key} if session in self.build.lessons else {}
             shown = incremental.fingerprint(self.root, source, runs, self._declarations)
             shown += session or ""
-            if EXECUTES.search(text):  # a block may import or read what its lesson's run did not
-                shown += self.build.code  # the same digest the page's blocks are kept under
         return _sha(self.site, rel, text, shown)
+
+    def _blocks_hold(self, blocks) -> bool:
+        """What the page's blocks read (None: it ran none) reads as it did: a block may import or
+        read a file of tinylm or lessons that its lesson's run did not."""
+        if blocks is None:
+            return True
+        if not (isinstance(blocks, list) and len(blocks) == 2 and isinstance(blocks[1], dict)):
+            return False
+        session, deps = blocks
+        return (session == engine.SITE or session in self.build.lessons) and self.build.unchanged(session, deps)
 
     def _path(self, page, key: str) -> Path:
         return self.folder / _slug(page.file.src_uri) / f"{key}.json"
@@ -185,10 +177,11 @@ class PageCache:
                 "markdown": self_page.markdown if self_page.markdown != markdown else None, "meta": changed,
                 "content": self_page.content, "toc": _tokens(self_page.toc), "title": self_page._title_from_render,
                 "anchors": sorted(self_page.present_anchor_ids or ()), "links": links,
-                "record": engine.current.records.get(shown)})
+                "record": engine.current.records.get(shown), "blocks": self.build.page_deps.get(shown)})
             _prune(path.parent)
 
-        if kept.get("content") is not None and isinstance(kept.get("toc"), list) and isinstance(kept.get("meta"), dict):
+        if kept.get("content") is not None and isinstance(kept.get("toc"), list) and isinstance(kept.get("meta"), dict) \
+                and self._blocks_hold(kept.get("blocks", _NONE)):
             self.restored.add(page.file.src_uri)
             page.render = types.MethodType(restore, page)
         else:
@@ -209,7 +202,7 @@ class PageCache:
         settings = re.sub(r" at 0x[0-9a-f]+", "", repr(sorted(dict(plugin.config).items())))
         for name in ("jieba_dict", "jieba_dict_user"):  # the dictionaries themselves, not only their names
             if plugin.config.get(name):
-                settings += _file_digest(Path(plugin.config[name]))
+                settings += stamps.digest(Path(plugin.config[name]))
 
         def add_entry_from_context(page):
             digest = _sha(str(FORMAT), _versions(("mkdocs-material", "jieba")), settings, page.content or "",

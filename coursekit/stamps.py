@@ -10,6 +10,7 @@ are old enough to tell.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from pathlib import Path
@@ -48,3 +49,31 @@ class Remembered:
 
     def clear(self) -> None:
         self._known.clear()
+
+
+_digests = Remembered()  # file -> digest of its bytes
+
+
+def _read_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
+def digest(path: Path) -> str:
+    """The digest of a file's bytes ("missing" when it is not there), read again only when its
+    stamp says it may have changed."""
+    return _digests.get(Path(path), _read_digest)
+
+
+def tree(root: Path, names) -> list[str]:
+    """One line per file under `root`'s files and folders `names`: its path and digest."""
+    lines = []
+    for name in names:
+        path = root / name
+        found = [path] if path.is_file() else sorted(path.rglob("*")) if path.is_dir() else []
+        for file in found:
+            if file.is_file() and "__pycache__" not in file.parts:
+                lines.append(f"{file.relative_to(root).as_posix()} {digest(file)}")
+    return lines

@@ -135,6 +135,10 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
             for key in getattr(sys.modules.get(f"{package}.{name}"), "__dict__", {}):
                 origin.setdefault(key, i)
         return {"answers": [candidates.answer(query, scope, origin) for query in request[1]]}
+    if op == "forget":  # the page's blocks start over (engine.Build._catch_up)
+        namespaces.pop(request[1], None)
+        fingerprints.pop(request[1], None)
+        return {}
     if op == "exec":
         _, code, where, page = request
         scope = namespaces.setdefault(page, _namespace(runner, package))
@@ -149,7 +153,7 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
             demo.EMBEDDED.clear()
         with redirect_stdout(capture):
             exec(compiled, scope)
-        answer = {"output": capture.take()}
+        answer = {"output": capture.take(), "deps": _deps(root)}
         fingerprints[page] = after = fingerprint(_namespace(runner, package))
         changed = sorted(name for name, digest in before.items() if after.get(name, digest) != digest)
         if changed:  # values of the lesson the block changed in place (coursekit.widgets reports those read)
@@ -283,12 +287,16 @@ def _refuse_writes(root: Path) -> None:
     watched = [str(root / name) for name in WATCHED]
     state = [str(root / name) for name in BUILD_STATE]
 
-    def inside(path, folders) -> bool:
+    def full(path) -> str | None:
         try:
-            full = os.path.abspath(os.fspath(path))
-        except TypeError:
-            return False
-        return any(full == w or full.startswith(w + os.sep) for w in folders)
+            name = os.fspath(path)
+            return os.path.abspath(os.fsdecode(name))  # a relative path, bytes or a Path alike
+        except (TypeError, ValueError):
+            return None
+
+    def inside(path, folders) -> bool:
+        name = full(path)
+        return name is not None and any(name == w or name.startswith(w + os.sep) for w in folders)
 
     sources = [str(root / "lessons") + os.sep, str(root / "tinylm") + os.sep]
 
@@ -305,9 +313,10 @@ def _refuse_writes(root: Path) -> None:
         if (event == "open" or event in WRITE_EVENTS or event in ("os.listdir", "os.scandir")) and args \
                 and inside(args[0], state):
             raise PermissionError(f"构建时运行的代码不能读写构建自己的缓存：{args[0]}")
-        if event == "open" and isinstance(args[0], str) and args[0].startswith(tuple(sources)) \
-                and not args[0].endswith((".py", ".pyc")) and (args[1] in (None, "r", "rb")):
-            READ.add(os.path.relpath(args[0], root))
+        if event == "open" and not writes(event, args):
+            name = full(args[0])
+            if name is not None and name.startswith(tuple(sources)) and not name.endswith((".py", ".pyc")):
+                READ.add(os.path.relpath(name, root))
         if writes(event, args) and args and inside(args[0], watched):
             raise PermissionError(f"构建时运行的代码不能写入受监视的源文件夹：{args[0]}")
 

@@ -314,15 +314,63 @@ def test_a_record_rewritten_outside_the_build_is_run_again_never_shown(root):
 
 def test_a_page_block_that_reads_what_its_lessons_run_did_not_runs_again_when_that_changes(root):
     """A red-team finding: a block importing a module its lesson's experiments never import was kept
-    under the run's key alone, so editing that module left the page showing the old output."""
-    other = root / "tinylm/other.py"
-    code = "from tinylm.other import N\nprint('N =', N)\n"
+    under the run's key alone, so editing that module left the page showing the old output. So for
+    a data file it opens by a relative path (the worker works in the repository's folder)."""
+    other, data = root / "tinylm/other.py", root / "lessons/data.txt"
+    code = "from tinylm.other import N\nprint('N =', N, open('lessons/data.txt').read())\n"
     outputs = []
-    for n in (2, 3):
+    for n, word in ((2, "a"), (3, "a"), (3, "b")):
         other.write_text(f"N = {n}\n", encoding="utf-8")
+        data.write_text(word, encoding="utf-8")
         build = engine.Build(root)
         try:
-            outputs.append(build.execute(A, "docs/x.md", engine.chain("", code), code, "docs/x.md:1")["output"])
+            outputs.append(build.execute(A, "docs/x.md", "", code, "docs/x.md:1")["output"])
         finally:
             build.close()
-    assert outputs == ["N = 2\n", "N = 3\n"]
+    assert outputs == ["N = 2 a\n", "N = 3 a\n", "N = 3 b\n"]
+
+
+def test_a_page_block_is_kept_while_the_files_it_read_are_unchanged(root):
+    """A block is kept under what its worker had imported and read, not under every file of tinylm
+    and lessons: editing a module no block and no run reads keeps it; editing one it imports does not."""
+    (root / "tinylm/unread.py").write_text("M = 1\n", encoding="utf-8")
+    code = "from tinylm.extra import TWO\nprint(TWO)\n"
+
+    def reran() -> int:
+        build = engine.Build(root)
+        try:
+            assert build.execute(A, "docs/x.md", "", code, "docs/x.md:1")["output"] == "2\n"
+            return build.reruns
+        finally:
+            build.close()
+
+    assert reran() == 1
+    (root / "tinylm/unread.py").write_text("M = 2\n", encoding="utf-8")
+    assert reran() == 0
+    (root / "tinylm/extra.py").write_text("# 一个常数\nTWO = 2  # 改了注释\nONE = 1\n", encoding="utf-8")
+    assert reran() == 1
+
+
+def test_a_changed_block_after_kept_ones_sees_what_they_defined(root):
+    """Only the second block changed: the first comes from the cache, so the worker that runs the
+    second runs the first before it (a NameError otherwise), and shows only the second's output."""
+    first = "q = 5\nprint('first')\n"
+    outputs = []
+    for second in ("print('q', q)\n", "print('q + 1', q + 1)\n"):
+        build = engine.Build(root)
+        try:
+            outputs.append(build.execute(A, "docs/x.md", "", first, "docs/x.md:1")["output"])
+            outputs.append(build.execute(A, "docs/x.md", engine.chain("", first), second, "docs/x.md:4")["output"])
+        finally:
+            build.close()
+    assert outputs == ["first\n", "q 5\n", "first\n", "q + 1 6\n"]
+
+
+def test_page_blocks_are_kept_under_every_file_of_the_kit(root, monkeypatch):
+    """The authoring page's blocks read the kit's example lesson (Markdown, not Python): editing it
+    must not leave them kept under the same key."""
+    monkeypatch.setattr(engine, "__file__", str(root / "coursekit/engine.py"))  # the copy's kit
+    before = engine.Build(root).tooling
+    page = root / "coursekit/example/lesson.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n多了一句。\n", encoding="utf-8")
+    assert engine.Build(root).tooling != before

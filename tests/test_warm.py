@@ -244,3 +244,22 @@ def test_a_page_that_names_its_lesson_in_front_matter_is_keyed_by_that_lessons_r
         return pagecache.PageCache(build, ROOT, {}, [file]).key(SimpleNamespace(file=file))
 
     assert key("first run") != key("second run")
+
+
+def test_a_page_whose_block_reads_a_file_no_run_reads_is_converted_again_when_it_changes(course, tmp_path):
+    """A page's kept conversion holds what its blocks imported and read: editing a module only a
+    block imports converts that page again (it shows the new output), and only that page."""
+    repo, _ = course
+    module, page = repo / "tinylm/_only_a_block_reads.py", repo / "docs/_block_page.md"
+    module.write_text("N = 1\n", encoding="utf-8")
+    page.write_text("# 只有代码块读的文件\n\n```python exec=\"1\"\nfrom tinylm._only_a_block_reads import N\n"
+                    "print(f'N 是 {N}')\n```\n", encoding="utf-8")
+    try:
+        build(repo, tmp_path / "one")
+        assert converted(build(repo, tmp_path / "two")) == 0
+        module.write_text("N = 2\n", encoding="utf-8")
+        assert converted(build(repo, tmp_path / "three")) == 1
+        assert "N 是 2" in (tmp_path / "three/_block_page/index.html").read_text(encoding="utf-8")
+    finally:
+        module.unlink()
+        page.unlink()
