@@ -366,7 +366,7 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
         return "none", []
     if counted == "other" or (counted == "named" and found[0][0][0] != COUNTS):
         return "unnamed", []
-    (tier, kind, origin, *_), best = found[0]
+    (tier, _, origin, *_), best = found[0]
     level = 2 if count or len(written) > 1 else 1  # one number: a scalar and an element are as likely
     rivals = [e for rank, e in found[1:] if rank == found[0][0] or (rank[:level] == found[0][0][:level] and (
         rank[2] != origin if count else _roots(e) != _roots(best)))]

@@ -182,8 +182,8 @@ class _Audit(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         for name, value in attrs:
-            ok = (tag == "a" and name == "href" and value and SAFE.fullmatch(value) and value.startswith("../")
-                  or tag in ("th", "td") and name == "style" and value == "text-align: right;")
+            ok = ((tag == "a" and name == "href" and value and SAFE.fullmatch(value) and value.startswith("../"))
+                  or (tag in ("th", "td") and name == "style" and value == "text-align: right;"))
             if not ok:
                 raise ValueError(f"报告里出现了不该有的属性：<{tag} {name}={value!r}>")
         if tag not in PAGE_TAGS:

@@ -70,7 +70,7 @@ def join_breaks(root: etree.Element) -> None:
             continue
         text = _get(slot)
 
-        def neighbour(pos: int, step: int) -> str:
+        def neighbour(pos: int, step: int, text: str = text, i: int = i) -> str:
             """The first non-blank character before (step -1) or after (step 1) `pos`, within the block."""
             own = text[:pos].rstrip() if step < 0 else text[pos:].lstrip()
             if own:

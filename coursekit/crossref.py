@@ -409,7 +409,7 @@ class LinkTreeprocessor(Treeprocessor):
 
 
 class CrossrefExtension(Extension):
-    def extendMarkdown(self, md) -> None:  # noqa: N802 - Python-Markdown's name
+    def extendMarkdown(self, md) -> None:  # Python-Markdown's name
         md.registerExtension(self)
         md.preprocessors.register(LocatePreprocessor(md), "coursekit_crossref_locate", 40)  # before the guard (33)
         md.preprocessors.register(TablePreprocessor(md), "coursekit_crossref_table", 31)  # after snippets (32)
@@ -420,5 +420,5 @@ class CrossrefExtension(Extension):
         pass
 
 
-def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's name
+def makeExtension(**kwargs):  # Python-Markdown's name
     return CrossrefExtension(**kwargs)

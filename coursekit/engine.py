@@ -213,7 +213,7 @@ class Zygote:
         self.channel, self.root, self.lock = ours, Path(root), threading.Lock()
 
     @classmethod
-    def get(cls, root: Path) -> "Zygote":
+    def get(cls, root: Path) -> Zygote:
         with cls._lock:
             z = cls._instance
             if z is None or z.root != Path(root) or z.process.poll() is not None:

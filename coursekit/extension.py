@@ -326,7 +326,7 @@ class ReportTreeprocessor(Treeprocessor):
 
 
 class CourseExtension(Extension):
-    def extendMarkdown(self, md) -> None:  # noqa: N802 - Python-Markdown's name
+    def extendMarkdown(self, md) -> None:  # Python-Markdown's name
         md.registerExtension(self)
         md.preprocessors.register(GuardPreprocessor(md), "coursekit_guard", 33)  # before snippets (32)
         md.treeprocessors.register(ReportTreeprocessor(md), "coursekit_report", -100)
@@ -335,5 +335,5 @@ class CourseExtension(Extension):
         pass
 
 
-def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's name
+def makeExtension(**kwargs):  # Python-Markdown's name
     return CourseExtension(**kwargs)

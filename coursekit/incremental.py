@@ -26,7 +26,6 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from coursekit import crossref, stamps
-from coursekit.engine import session_of
 
 SNIPPET = re.compile(r"-+8<-+[ \t]*([\"'])(.+?)\1")  # --8<-- "path", any number of dashes, either quote
 FILES = re.compile(r"\bfile=([\"'])(.+?)\1")  # markdown-exec's file="a.py:part b.py"
@@ -95,7 +94,7 @@ class Declarations:
         if self._text is None:
             try:
                 self._text = crossref.declarations(self.root)
-            except Exception as err:  # noqa: BLE001 - reported by the page's build
+            except Exception as err:  # reported by the page's build
                 self._text = f"error {err}"
         return self._text
 

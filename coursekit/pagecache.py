@@ -68,7 +68,7 @@ def _configured(config) -> str:
     return re.sub(r" at 0x[0-9a-f]+", "", repr(sorted(keep.items())))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _versions(names: tuple[str, ...]) -> str:
     out = []
     for name in names:

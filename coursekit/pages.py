@@ -85,7 +85,7 @@ def proposals_for(build: engine.Build, root: Path, session: str, found: guard.Sc
     out = [Proposal(found.line(run[0].start), run, got, *why)
            for (run, _, _), (got, why) in zip(runs + singles, answers + single_answers) if got]
     sides = _side_by_side(found)
-    for (tokens, query), (got, why) in zip(sides, build.candidates(session, [q for _, q in sides])):
+    for (tokens, _), (got, why) in zip(sides, build.candidates(session, [q for _, q in sides])):
         if got and why[0] == "":  # the whole display at once, in place of its pieces
             inside = {id(t) for t in tokens}
             out = [p for p in out if not any(id(t) in inside for t in p.tokens)]

@@ -102,10 +102,10 @@ def _name(func: ast.AST) -> str:
 
 def _stdout(node: ast.AST | None) -> bool:
     """`node` is standard output as the lesson's code sees it (what the page captures)."""
-    if node is None or isinstance(node, ast.Constant) and node.value is None:
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
         return True
-    return (isinstance(node, ast.Attribute) and node.attr == "stdout"
-            or isinstance(node, ast.Name) and node.id == "stdout")
+    return ((isinstance(node, ast.Attribute) and node.attr == "stdout")
+            or (isinstance(node, ast.Name) and node.id == "stdout"))
 
 
 def _stringy(node: ast.AST) -> bool:
@@ -113,12 +113,12 @@ def _stringy(node: ast.AST) -> bool:
     if _is_text(node) or isinstance(node, ast.JoinedStr):
         return True
     if isinstance(node, ast.BinOp):
-        return (isinstance(node.op, ast.Mod) and _is_text(node.left)
-                or isinstance(node.op, ast.Add) and (_stringy(node.left) or _stringy(node.right)))
+        return ((isinstance(node.op, ast.Mod) and _is_text(node.left))
+                or (isinstance(node.op, ast.Add) and (_stringy(node.left) or _stringy(node.right))))
     if isinstance(node, ast.Call):
         f = node.func
-        return (isinstance(f, ast.Name) and f.id in ("str", "repr", "format", "num", "vec", "frac", "fracs")
-                or isinstance(f, ast.Attribute) and f.attr in ("format", "join") and _is_text(f.value))
+        return ((isinstance(f, ast.Name) and f.id in ("str", "repr", "format", "num", "vec", "frac", "fracs"))
+                or (isinstance(f, ast.Attribute) and f.attr in ("format", "join") and _is_text(f.value)))
     return False
 
 
@@ -135,7 +135,7 @@ def _fill(template: str, line: int, fields: re.Pattern, args: list[ast.AST],
         if field in ("%%", "{{", "}}"):
             pieces.append(_Piece(field[0], line + template.count("\n", 0, m.start()), True))
             continue
-        if field.startswith("%(") or field.startswith("{") and re.match(r"\{[A-Za-z_]", field):
+        if field.startswith("%(") or (field.startswith("{") and re.match(r"\{[A-Za-z_]", field)):
             key = re.match(r"[%{]\(?([A-Za-z_]\w*)", field).group(1)
             arg = kwargs.get(key)
         elif field.startswith("{") and re.match(r"\{\d+", field):
@@ -144,7 +144,7 @@ def _fill(template: str, line: int, fields: re.Pattern, args: list[ast.AST],
         else:
             arg = args[position] if position < len(args) else None
             position += 1
-        if arg is None or re.search(r"[.\[]", field.split(":")[0][1:]) and field.startswith("{"):
+        if arg is None or (re.search(r"[.\[]", field.split(":")[0][1:]) and field.startswith("{")):
             pieces.append(_Piece(COMPUTED, line, False))  # {0.attr}, {x[1]}, or an argument not in sight
         else:
             pieces += _render(arg)
@@ -193,7 +193,7 @@ def _call(node: ast.Call) -> list[_Piece]:
         return _render(node.args[0]) if node.args else []  # format(x, ".1%"): the spec is code
     if isinstance(f, ast.Attribute) and name in _SHOWING_METHODS and not isinstance(f.value, ast.Name):
         return _render(f.value)  # torch.tensor([0.5]).tolist(); on a name, it is that name's value
-    if name in _SHOWING and (isinstance(f, ast.Name) or isinstance(f.value, ast.Name) and f.value.id in _MODULES):
+    if name in _SHOWING and (isinstance(f, ast.Name) or (isinstance(f.value, ast.Name) and f.value.id in _MODULES)):
         shown = _SHOWING[name]
         args = [a for i, a in enumerate(node.args) if shown is None or i in shown]
         pieces = []
@@ -294,7 +294,7 @@ def _shown(call: ast.Call, loggers: set[str] | None) -> list[_Piece] | None:
         if "end" in keywords:
             pieces += _render(keywords["end"])
         return pieces
-    if name in ("pprint", "pp") and (isinstance(f, ast.Name) or isinstance(f.value, ast.Name) and f.value.id == "pprint"):
+    if name in ("pprint", "pp") and (isinstance(f, ast.Name) or (isinstance(f.value, ast.Name) and f.value.id == "pprint")):
         stream = keywords.get("stream", call.args[1] if len(call.args) > 1 else None)
         if not _stdout(stream):
             return None

@@ -46,6 +46,6 @@ def executed(lessons, seconds: float, reruns: int) -> str:
     workers = f"页面另起 {reruns} 个工作进程"
     if not lessons:
         return f"代码执行：没有一讲重新运行，{workers}；全部取缓存"
-    numbers = "、".join(str(int(l.number)) if l.number.isdigit() else l.number for l in lessons)
-    packages = ", ".join(l.package for l in lessons)
+    numbers = "、".join(str(int(s.number)) if s.number.isdigit() else s.number for s in lessons)
+    packages = ", ".join(s.package for s in lessons)
     return f"代码执行：重新运行第 {numbers} 讲（{packages}），共 {seconds:.2f} s，{workers}；其余取缓存"

@@ -44,9 +44,9 @@ def declared(text: str) -> list[str]:
             continue
         for call in calls("\n".join(f.lines)):
             for kw in call.keywords:
-                if kw.arg in ROLES and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
-                    if kw.value.value not in found:
-                        found.append(kw.value.value)
+                if kw.arg in ROLES and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str) \
+                        and kw.value.value not in found:
+                    found.append(kw.value.value)
     return found
 
 

@@ -193,9 +193,8 @@ def check_message(err: AssertionError) -> str:
     text = str(err).strip()
     if text:
         return text
-    last = None
-    for last in _frames(err.__traceback__):
-        pass
+    frames = list(_frames(err.__traceback__))
+    last = frames[-1] if frames else None
     if last is None:
         return ""
     code = last.tb_frame.f_code

@@ -205,7 +205,7 @@ def plan_nav(root: Path, number: str, slug: str, title: str) -> str:
     new = yml[:found.start()] + entry + yml[found.start():]
     try:
         before, after = yaml_load(yml)["nav"], yaml_load(new)["nav"]
-    except Exception as err:  # noqa: BLE001 — any parse failure means: do not write it
+    except Exception as err:  # any parse failure means: do not write it
         raise Refused(f"加入 nav 后 mkdocs.yml 不能解析（{err}）") from None
     added = [e for e in after if e not in before]
     if added != [{html_text(key): [{"正文": page}, {"笔记本": notebook}]}] or [e for e in after if e in before] != before:

@@ -21,4 +21,6 @@ export NO_MKDOCS_2_WARNING=1
 # 构建里的日期（站点地图的 lastmod 等）取自当前提交：同一提交的两次构建逐字节相同。
 SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || true)}"
 [ -n "$SOURCE_DATE_EPOCH" ] && export SOURCE_DATE_EPOCH || unset SOURCE_DATE_EPOCH
+# 先做代码检查（规则见 pyproject.toml 的 [tool.ruff.lint]），有问题就停下并指出文件和行。
+python -m ruff check --no-cache .
 exec python -m pytest "$@"

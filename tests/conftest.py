@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.harness import (  # noqa: F401 - re-exported for the tests
+from coursekit.harness import (  # re-exported for the tests
     ROOT, CourseLesson, copy_repo, course_lessons, mkdocs_build,
 )
 

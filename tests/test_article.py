@@ -108,7 +108,7 @@ def internal_links(article, base: str) -> list[tuple[str, str]]:
     found = []
     for a in article.select("a[href]"):
         href = a["href"]
-        if href.startswith(("#", "mailto:")) or urlsplit(href).scheme or href.startswith("//"):
+        if href.startswith(("#", "mailto:", "//")) or urlsplit(href).scheme:
             continue
         found.append((a.get_text(), unquote(urlsplit(urljoin(f"/{base}", href)).path).lstrip("/")))
     return found

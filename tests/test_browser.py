@@ -50,7 +50,7 @@ def test_lesson_renders_without_horizontal_overflow_and_loads_only_local_files(b
     page.screenshot(path=str(ARTIFACTS / f"lesson-{lesson.number}-{width}-{scheme}.png"), full_page=True)
     assert failed == [] and errors == []
     assert any(u.endswith("attention-demo.css") for u in requested) == bool(widgets)  # styles come with a widget
-    assert all(u.startswith(base_url) or u.startswith("data:") for u in requested), requested
+    assert all(u.startswith((base_url, "data:")) for u in requested), requested
     page.close()
 
 
@@ -75,6 +75,6 @@ def test_every_page_fits_the_width_and_loads_only_local_files(browser, base_url,
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}-{width}-{scheme}.png"), full_page=True)
     assert failed == [] and errors == []
-    assert all(u.startswith(base_url) or u.startswith("data:") for u in requested), requested
+    assert all(u.startswith((base_url, "data:")) for u in requested), requested
     assert not any(u.endswith("attention-demo.js") for u in requested)  # no widget here, no demo script
     page.close()

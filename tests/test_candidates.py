@@ -199,9 +199,9 @@ def test_a_display_has_the_names_of_the_paragraph_introducing_it_and_its_section
     found = guard.scan_page("", text)
     tiers = pages._nearby(tmp_path, found)
     shown = next(t for t in found.tokens if t.text == "0.8022")
-    names, near = tiers(shown)
+    _, near = tiers(shown)
     assert near.get("output") == 0 and near.get("v") == 1  # 输出 from the colon's paragraph, V from the heading
-    names, near = tiers(next(t for t in found.tokens if t.text == "0.1978"))
+    _, near = tiers(next(t for t in found.tokens if t.text == "0.1978"))
     assert "output" not in near and near.get("v") == 1  # a paragraph of its own: no colon introduces it
 
 

@@ -85,7 +85,7 @@ def test_a_prose_only_change_reports_no_number(base, tmp_path):
     repo, site = base
     page = pages.lesson_pages(repo)[0].relative_to(repo).as_posix()
     text = (repo / page).read_text(encoding="utf-8")
-    sentence = next(line for line in text.split("\n") if line.startswith("位置 0") or "。" in line and "{" not in line and line[:1] not in "#`!-|<>")
+    sentence = next(line for line in text.split("\n") if line.startswith("位置 0") or ("。" in line and "{" not in line and line[:1] not in "#`!-|<>"))
     edit(repo, page, sentence, sentence + "这是补上的一句。")
     try:
         assert mkdocs_build(repo, tmp_path / "prose").returncode == 0

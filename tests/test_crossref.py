@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from typing import ClassVar
 from pathlib import Path
 
 import markdown
@@ -19,7 +20,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from coursekit import crossref, engine, extension
-from tests.conftest import ROOT, copy_repo, edit, mkdocs_build
+from tests.conftest import ROOT, copy_repo, mkdocs_build
 
 # ---- in process: a fixture course ---------------------------------------------------------------
 
@@ -95,7 +96,7 @@ def test_references_to_lessons_that_exist_link_and_others_stay_text(course):
 
 
 def test_each_form_of_reference_links(course):
-    for i, form in enumerate(["第 41 讲", "第41讲", "第041讲", "第４１讲", "第\n41 讲", "第03讲", "第 3 讲"]):
+    for form in ["第 41 讲", "第41讲", "第041讲", "第４１讲", "第\n41 讲", "第03讲", "第 3 讲"]:
         write_lesson(course, 42, f"## 节\n\n看{form}。\n")
         assert len(xrefs(convert(course, "lessons/42-beta.md"))) == 1, form
 
@@ -248,7 +249,7 @@ def test_a_summary_that_is_not_a_string_fails_at_its_line(course):
 class _NoLessons:
     """An engine build with no lesson to run: the guard checks the text only."""
 
-    lessons: dict = {}
+    lessons: ClassVar[dict] = {}
 
     def done_with(self, session) -> None:  # a page's end: no worker to end
         pass

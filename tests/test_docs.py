@@ -10,7 +10,7 @@ from tests.conftest import ROOT
 
 
 def test_the_example_lesson_is_clean_and_each_example_edit_gets_one_message_at_its_line():
-    found, bound, offset = pages.check_example()
+    found, bound, _ = pages.check_example()
     assert found.problems == [] and len(bound) >= 10 and all(b.agrees for b in bound)
     from coursekit import example
 

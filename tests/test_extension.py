@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import markdown
+from typing import ClassVar
+
 import pytest
 
 from coursekit import candidates, engine, extension, fence, shown
@@ -16,7 +18,7 @@ from tests.test_guard import NS
 class StandIn:
     """What the extension asks of an engine build, answered from NS without any process."""
 
-    lessons = {"l99": None}
+    lessons: ClassVar[dict] = {"l99": None}
 
     def __init__(self, failing: str = "") -> None:
         self.failing, self.executed = failing, []

@@ -622,7 +622,7 @@ BAD_REPORTS = {
 def test_a_report_that_is_not_exactly_the_format_is_refused(tmp_path, case):
     bad = BAD_REPORTS[case]
     (tmp_path / "changes.json").write_text(bad if isinstance(bad, str) else json.dumps(bad), encoding="utf-8")
-    with pytest.raises(pages.Unsafe, match="changes.json"):
+    with pytest.raises(pages.Unsafe, match=r"changes\.json"):
         pages.read_report(tmp_path / "changes.json")
 
 

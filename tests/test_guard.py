@@ -216,7 +216,7 @@ def test_an_expression_that_reads_nothing_from_the_lesson_is_refused(expr):
     """`{=0.4011}` would bind the number to itself; the page fails at the annotation's line."""
     [message] = messages(f"第一行\n\n约为 0.4011{{={expr}}}。")
     assert message.startswith(f"{PATH}:3: {{={expr}}} 只用到数字面量、Python 内置名字和 math/torch/numpy"), message
-    assert messages(f"第一行\n\n约为 0.4011{{=round(row[0], 4)}}。") == []  # reading a lesson name is fine
+    assert messages("第一行\n\n约为 0.4011{=round(row[0], 4)}。") == []  # reading a lesson name is fine
 
 
 def test_too_few_numbers_for_the_value_says_how_many_and_which():

@@ -1,7 +1,6 @@
 """tinylm's small language model: vocabulary, embedding, the two models, loss and a deterministic training run."""
 
 import json
-import math
 import os
 import subprocess
 import sys

@@ -1,7 +1,6 @@
 """Each lesson's notebook: its experiment files as cells, with the outputs of the build's own run."""
 
 import json
-import re
 
 import nbformat
 import pytest

@@ -159,7 +159,7 @@ def test_a_lone_surrogate_in_an_experiment_file_fails_at_the_line_of_its_print(e
 
 def test_nothing_is_echoed_of_a_print_that_fails(experiment):
     echo = io.StringIO()
-    with pytest.raises(Exception):
+    with pytest.raises(runner.UnencodableOutput):
         experiment('print("好的")\nprint("坏的 \\ud83d")\n', echo=echo)
     assert echo.getvalue() == "好的\n"
 

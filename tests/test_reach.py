@@ -62,7 +62,7 @@ def test_an_indented_block_inside_a_list_item_is_prose_not_code():
     assert messages("- 第一项\n\n    约为 0.4011。") != []
 
 
-def test_a_page_outside_the_lessons_is_checked_and_binds_the_kits_numbers(site):  # noqa: F811
+def test_a_page_outside_the_lessons_is_checked_and_binds_the_kits_numbers(site):
     with pytest.raises(extension.PageProblems):
         convert(site, "guide.md", "最多运行 61 秒{=TIME_LIMIT}，共 3 处。\n", folder="docs")
     said = [p.format() for p in engine.current.pages["docs/guide.md"]]
@@ -71,14 +71,14 @@ def test_a_page_outside_the_lessons_is_checked_and_binds_the_kits_numbers(site):
     assert "最多运行 60 秒，共 3 处。" in html
 
 
-def test_a_page_naming_its_lesson_binds_that_lessons_numbers(site):  # noqa: F811
+def test_a_page_naming_its_lesson_binds_that_lessons_numbers(site):
     with pytest.raises(extension.PageProblems):
         convert(site, "code.md", "约 0.4012{=row[0]}。\n", front="session: l99\n", folder="docs/code")
     [problem] = engine.current.pages["docs/code/code.md"]
     assert problem.format().startswith("docs/code/code.md:4: 数字漂移：正文写 0.4012")
 
 
-def test_a_file_included_into_a_displayed_block_is_checked_as_its_text(site):  # noqa: F811
+def test_a_file_included_into_a_displayed_block_is_checked_as_its_text(site):
     (site / "snippets").mkdir()
     (site / "snippets/out.txt").write_text("比例 0.4012\n", encoding="utf-8")
     with pytest.raises(extension.PageProblems):
@@ -87,7 +87,7 @@ def test_a_file_included_into_a_displayed_block_is_checked_as_its_text(site):  #
     assert problem.format().startswith("snippets/out.txt:1: 未绑定的数字 0.4012")
 
 
-def test_a_python_file_a_code_block_includes_has_its_comments_checked(site):  # noqa: F811
+def test_a_python_file_a_code_block_includes_has_its_comments_checked(site):
     (site / "tinylm").mkdir()
     (site / "tinylm/f.py").write_text("x = 1\n# 结果约 0.5\n", encoding="utf-8")
     with pytest.raises(extension.PageProblems):

@@ -170,7 +170,7 @@ def _text(value: object, what: str) -> str:
 def code(text: str, most: int = 120) -> str:
     """A pull request's string as inline code in a comment: one line, no backtick or table bar, no
     control, format or direction character (shown as ?), at most `most` characters."""
-    text = "".join(c if c == " " or c.isprintable() and unicodedata.category(c) not in ("Cf", "Co") else "?"
+    text = "".join(c if c == " " or (c.isprintable() and unicodedata.category(c) not in ("Cf", "Co")) else "?"
                    for c in text)
     text = text.replace("`", "ˋ").replace("|", "¦")
     return f"`` {text[:most]}{'…' if len(text) > most else ''} ``"
@@ -194,7 +194,7 @@ def read_report(path: Path) -> dict:
         raise Unsafe("changes.json: not format 1")
     base = _fields(data["base"], {"how", "commit"}, "base")
     if base["how"] not in BASES or not (base["commit"] == "" or
-                                         isinstance(base["commit"], str) and re.fullmatch(r"[0-9a-f]{40}", base["commit"])):
+                                         (isinstance(base["commit"], str) and re.fullmatch(r"[0-9a-f]{40}", base["commit"]))):
         raise Unsafe("changes.json: base is not one of the kinds, or its commit is no commit")
     if type(data["compared"]) is not bool:
         raise Unsafe("changes.json: compared is not true or false")
