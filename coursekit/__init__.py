@@ -1,4 +1,21 @@
-"""Build tooling for the course site: the drift guard, figures and MkDocs hooks.
+"""Build tooling for the course site, in layers; learners read `tinylm` and `lessons`, not this.
 
-Learners read `tinylm` and `lessons`; nothing here is lesson content.
+- `coursekit.core`: what a page claims and how lessons run, builder-neutral: number formats and
+  reading (numbers, scan, guard, printed, comments, candidates), the lessons' runs and their
+  sealed cache (engine, worker, stamps, variations), what pages show (shown, manifest, widgets,
+  notebook, report, footer). It imports no builder and no Markdown library.
+- `coursekit.extensions`: the Python-Markdown extensions over the core (checks, fence, crossref,
+  cjk, codeblocks), and the tools that convert Markdown with them: the author's (authoring,
+  facts) and the reviewer's (changes). Any builder that runs Python-Markdown extensions runs
+  these; they import no builder.
+- `coursekit.mkdocs_adapter`: what only MkDocs (with Material and mkdocs-jupyter) gets: hooks,
+  the incremental serve, the page cache, search, notebook pages. The only layer that imports
+  `mkdocs`, `material` or `mkdocs_jupyter`, and the only one that touches their private APIs.
+- `coursekit/example`: the kit's own example lesson, for its documentation and tests.
+
+tests/test_layers.py checks the rule.
 """
+
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parent  # the kit that runs, wherever it was imported from

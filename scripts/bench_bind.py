@@ -9,7 +9,7 @@ compares what it wrote with what the author wrote, number by number:
 - other: bound by another expression. Whether it stands for the same quantity is tried by changing
   the lesson's inputs as its package declares, once with INPUT_CHANGES (which --bind itself uses to
   settle ties, never with the author's expressions) and once with CHECK_CHANGES (which --bind never
-  sees), next to the lesson (coursekit.variations runs the changed lesson in a copy), and evaluating
+  sees), next to the lesson (coursekit.core.variations runs the changed lesson in a copy), and evaluating
   the element each expression binds: they move together, both stay put under both changes (the
   changes do not reach them), or they come apart under either (a wrong binding);
 - left: still unbound, with candidates (a tie, or a place where --bind may not write) or without;
@@ -30,8 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit import engine, guard, pages, variations  # noqa: E402
-from coursekit.harness import copy_repo, course_lessons  # noqa: E402
+from coursekit.core import engine, guard, variations  # noqa: E402
+from coursekit.extensions import authoring, checks  # noqa: E402
+from scripts.harness import copy_repo, course_lessons  # noqa: E402
 
 
 def _without_bindings(found: guard.Scan) -> str:
@@ -108,7 +109,7 @@ def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
     row, notes = Row(lesson.number), []
     path = ROOT / lesson.page
     text = path.read_text(encoding="utf-8")
-    found, bound, offset = pages.check(build, ROOT, path)
+    found, bound, offset = authoring.check(build, ROOT, path)
     author = _keyed(found, bound)
     body = _without_bindings(found)
     row.total = len(author)
@@ -123,7 +124,7 @@ def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
         raise SystemExit(f"--bind 出错：\n{run.stderr}")
     notes += [f"  --bind {line}" for line in run.stdout.splitlines()]
     written = (repo / lesson.page).read_text(encoding="utf-8")
-    found_b, bound_b, _ = pages.check(build, ROOT, path, text=written)
+    found_b, bound_b, _ = authoring.check(build, ROOT, path, text=written)
     if found_b.stripped() != found.stripped():
         notes.append(f"{lesson.page}: --bind 改变了页面显示的内容")
     row.other_problems = sum(1 for p in found_b.problems if not p.message.startswith("未绑定的数字"))
@@ -159,7 +160,7 @@ def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
             kind = " / ".join(verdicts)
             notes.append(f"  {lesson.page}:{a.line}: {a.written} 作者 {{={a.expr}}} 提议 {{={p.expr}}}：{kind}")
     left = found_b.unbound
-    offered = {id(t) for p in pages.proposals(build, ROOT, path, found_b, written) for t in p.tokens}
+    offered = {id(t) for p in authoring.proposals(build, ROOT, path, found_b, written) for t in p.tokens}
     row.with_candidates = sum(1 for t in left if id(t) in offered)
     row.without = len(left) - row.with_candidates
     return row, notes
@@ -171,7 +172,7 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="list each number bound by another expression")
     args = parser.parse_args()
     lessons = [lesson for lesson in course_lessons(ROOT) if not args.lessons or lesson.number in args.lessons]
-    build = engine.Build(ROOT)
+    build = engine.Build(ROOT, planner=checks.plan)
     rows, notes = [], []
     try:
         with tempfile.TemporaryDirectory(prefix="bench-bind-") as scratch:

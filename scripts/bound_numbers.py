@@ -4,7 +4,7 @@
                                              # then every number still unbound (exit 1 if any),
                                              # with the lesson's values that agree with it
     python scripts/bound_numbers.py --fix    # rewrite drifted numbers at their written precision
-    python scripts/bound_numbers.py --bind PAGE   # write the bindings it is sure of (coursekit.candidates;
+    python scripts/bound_numbers.py --bind PAGE   # write the bindings it is sure of (coursekit.core.candidates;
                                                   # ties told apart by the lesson's INPUT_CHANGES)
     python scripts/bound_numbers.py docs/lessons/11-masking.md   # only the pages named
 
@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit import engine, guard, numbers, pages  # noqa: E402
+from coursekit.core import engine, guard, numbers  # noqa: E402
+from coursekit.extensions import authoring, checks  # noqa: E402
 
 
 def main() -> int:
@@ -32,22 +33,22 @@ def main() -> int:
     parser.add_argument("--bind", action="store_true",
                         help="write {=expr} after each unbound number with a single best candidate")
     args = parser.parse_args()
-    every = pages.site_pages(ROOT)
+    every = authoring.site_pages(ROOT)
     chosen = [(ROOT / p).resolve() for p in args.pages] or every
     unknown = [p for p, c in zip(args.pages, chosen) if c not in every]
     if unknown:
         parser.error(f"不是网站的页面（docs/ 下的 .md）：{', '.join(unknown)}")
-    build = engine.Build(ROOT)
+    build = engine.Build(ROOT, planner=checks.plan)
     left = 0
     try:
         for path in chosen:
-            found, bound, offset = pages.check(build, ROOT, path)
+            found, bound, offset = authoring.check(build, ROOT, path)
             rel = path.relative_to(ROOT).as_posix()
             if args.bind:
                 text = path.read_text(encoding="utf-8")
-                chosen = pages.proposals(build, ROOT, path, found)
-                pages.settle_ties(build, ROOT, path, chosen)
-                new, decisions = pages.bind_sure(text, offset, found, chosen)
+                chosen = authoring.proposals(build, ROOT, path, found)
+                authoring.settle_ties(build, ROOT, path, chosen)
+                new, decisions = authoring.bind_sure(text, offset, found, chosen)
                 for p, why in decisions:
                     print(f"{rel}:{p.line}: {'、'.join(p.written)}：{why}")
                 if new != text:
@@ -68,7 +69,7 @@ def main() -> int:
                     for p in others:
                         print(f"  {p.format()}")
                     left += len(others)
-                    for p in pages.proposals(build, ROOT, path, found):
+                    for p in authoring.proposals(build, ROOT, path, found):
                         print(f"  {rel}:{p.line}: {'、'.join(p.written)} 可以绑定到 "
                               + "、".join(f"{{={e}}}" for e in p.exprs) + f"：写 {{={p.exprs[0]}}} 绑定？")
                 continue

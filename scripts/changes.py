@@ -12,9 +12,9 @@
              --summary FILE its short form for the publisher's comment. A BASE that is missing or
              unreadable is said in both (nothing compared), not an error: the preview still works.
 
-Every `mkdocs build` writes the manifest beside the site (coursekit/manifest.py). Without
+Every `mkdocs build` writes the manifest beside the site (coursekit/core/manifest.py). Without
 arguments this builds the last commit on main (in a throwaway worktree) and the working tree, so an
-author sees the reach of a tinylm edit before pushing. It prints Markdown (coursekit/changes.py).
+author sees the reach of a tinylm edit before pushing. It prints Markdown (coursekit/extensions/changes.py).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit import changes, manifest  # noqa: E402
-from coursekit.harness import mkdocs_build  # noqa: E402
+from coursekit.core import manifest  # noqa: E402
+from coursekit.extensions import changes  # noqa: E402
+from scripts.harness import mkdocs_build  # noqa: E402
 
 
 def built(root: Path, site: Path) -> Path:

@@ -4,7 +4,7 @@
     python scripts/confirm_shown.py --all                          # every lesson page
 
 A build fails when a listing or output on a lesson page differs from the page's reviewed record
-(`lessons/lNN/reviewed.json`, see coursekit/shown.py), because shared code changed under prose
+(`lessons/lNN/reviewed.json`, see coursekit/core/shown.py), because shared code changed under prose
 written for the old output. Read the page (`mkdocs serve` shows it, with each change in its box);
 if the prose still fits, this command rebuilds the site once, writes what each named page shows
 now into its record and prints what changed. Commit the record: the pull request's diff shows the
@@ -25,7 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit import pages, shown  # noqa: E402
+from coursekit.extensions import authoring  # noqa: E402
+from coursekit.core import shown  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pages", nargs="*", help="lesson pages to confirm, e.g. docs/lessons/10-attention.md")
     parser.add_argument("--all", action="store_true", help="confirm every lesson page")
     args = parser.parse_args(argv)
-    every = [p.relative_to(ROOT).as_posix() for p in pages.lesson_pages(ROOT)]
+    every = [p.relative_to(ROOT).as_posix() for p in authoring.lesson_pages(ROOT)]
     chosen = every if args.all else [Path(p).as_posix().removeprefix("./") for p in args.pages]
     unknown = [p for p in chosen if p not in every]
     if unknown or not chosen:

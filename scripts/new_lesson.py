@@ -5,7 +5,7 @@
 Writes docs/lessons/NN-SLUG.md and lessons/lNN/ from templates/lesson/ (the summary goes into
 lessons/lNN/__init__.py as SUMMARY) and adds the lesson (page and notebook) to the nav in mkdocs.yml
 above the marker line. The home page's 课程目录 is not written here: the build makes it from each
-lesson's title and SUMMARY (coursekit/crossref.py). Everything is checked first (the number, the slug, the title, the summary; the filled-in
+lesson's title and SUMMARY (coursekit/extensions/crossref.py). Everything is checked first (the number, the slug, the title, the summary; the filled-in
 Python compiles, the page's front matter and mkdocs.yml still parse to what was meant), so a
 refusal writes nothing; a failure while writing undoes what was written. Never overwrites a file.
 """
@@ -32,9 +32,9 @@ MAX_TITLE = 60
 # checked with the guard's own rule; without coursekit there is no such check, so no lesson is made.
 sys.path.insert(0, str(ROOT))
 try:
-    from coursekit import guard
+    from coursekit.core import guard
 except ImportError as err:
-    sys.exit(f"没有写入任何文件：检查标题要用数字守卫（coursekit.guard），它导入不了（{err}）。"
+    sys.exit(f"没有写入任何文件：检查标题要用数字守卫（coursekit.core.guard），它导入不了（{err}）。"
              "请在仓库根目录运行 python -m pip install -r requirements.txt")
 finally:
     sys.path.remove(str(ROOT))
@@ -119,8 +119,8 @@ def fill_markdown(template: str, values: dict[str, str], title: str) -> str:
 
 
 def check_summary(summary: str | None) -> str:
-    """The one-line summary to use (trimmed), or Refused: the build's own rule (coursekit.crossref)."""
-    from coursekit import crossref
+    """The one-line summary to use (trimmed), or Refused: the build's own rule (coursekit.extensions.crossref)."""
+    from coursekit.extensions import crossref
 
     if summary is None or not summary.strip():
         raise Refused("要写一句话简介（第四个参数），说这一讲做什么，如 \"给读取比例加上因果掩码，每个位置只读自己和前文\"；"
@@ -153,8 +153,8 @@ def plan_files(root: Path, number: str, slug: str, title: str, summary: str = ""
 
 
 def check_summary_written(rel: str, text: str, summary: str) -> None:
-    """The build reads SUMMARY from the file as written (coursekit.crossref): it must read back."""
-    from coursekit import crossref
+    """The build reads SUMMARY from the file as written (coursekit.extensions.crossref): it must read back."""
+    from coursekit.extensions import crossref
 
     if crossref.summary_in(text)[0] != summary:
         raise Refused(f"{rel}：一句话简介没有原样写进 {crossref.SUMMARY_NAME}")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.harness import (  # re-exported for the tests
+from scripts.harness import (  # re-exported for the tests
     ROOT, CourseLesson, copy_repo, course_lessons, mkdocs_build,
 )
 
@@ -59,7 +59,7 @@ def repo_copy(tmp_path) -> Path:
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium, driven by Playwright."""
-    from coursekit.harness import chromium
+    from scripts.harness import chromium
 
     with chromium() as b:
         yield b
@@ -68,7 +68,7 @@ def browser():
 @pytest.fixture(scope="session")
 def base_url(built_site):
     """The built site on a local port."""
-    from coursekit.harness import serve
+    from scripts.harness import serve
 
     with serve(built_site) as url:
         yield url

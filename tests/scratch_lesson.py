@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.harness import CourseLesson
+from scripts.harness import CourseLesson
 
 # Two experiments, the second using the first: what a lesson's tooling must handle.
 FILES = {
@@ -149,7 +149,7 @@ def confirm(*lessons: Scratch) -> None:
 @pytest.fixture(scope="session")
 def scratch_prototype(tmp_path_factory) -> Scratch:
     """A repository copy with the default scratch lesson, made, confirmed and built once (its run cached)."""
-    from coursekit.harness import copy_repo
+    from scripts.harness import copy_repo
 
     repo = copy_repo(tmp_path_factory.mktemp("scratch") / "repo", with_cache=True)
     lesson = make_lesson(repo)

@@ -8,7 +8,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit import engine, guard, scan
+from coursekit.core import engine, guard, scan
 from tests.conftest import LESSONS, ROOT, lesson_params, seed_of
 from tests.test_lessons import output_fences, stdout_of
 

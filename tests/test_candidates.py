@@ -1,4 +1,4 @@
-"""Where an unbound number may come from (coursekit.candidates): the lesson's values that agree at
+"""Where an unbound number may come from (coursekit.core.candidates): the lesson's values that agree at
 the written precision, best first."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 import pytest
 import torch
 
-from coursekit import candidates
+from coursekit.core import candidates
 from tests.conftest import LESSONS, copy_repo
 
 SCOPE = {
@@ -111,7 +111,7 @@ def test_bound_numbers_proposes_a_binding_for_a_number_whose_annotation_was_remo
 
 
 def test_bind_writes_only_sure_bindings_and_the_page_reads_as_before_and_checks_clean(tmp_path):
-    from coursekit import engine, guard, scan
+    from coursekit.core import engine, guard, scan
 
     lesson = LESSONS[0]
     repo = copy_repo(tmp_path / "repo", with_cache=True)
@@ -135,7 +135,7 @@ def test_bind_writes_only_sure_bindings_and_the_page_reads_as_before_and_checks_
 
 
 def test_a_change_of_inputs_whose_text_is_gone_is_an_error_naming_the_lesson(tmp_path):
-    from coursekit import variations
+    from coursekit.core import variations
 
     root = tmp_path / "course"
     for name in variations.NEEDED:
@@ -151,7 +151,7 @@ def test_a_change_of_inputs_whose_text_is_gone_is_an_error_naming_the_lesson(tmp
 
 
 def test_equal_means_equal_numbers_not_equal_when_rounded():
-    from coursekit import variations
+    from coursekit.core import variations
 
     assert variations.same([1.0, float("nan")], [1.0, float("nan")])
     assert not variations.same([0.40111], [0.40114]) and not variations.same([1.0], [1.0, 2.0])
@@ -181,7 +181,7 @@ def test_a_product_line_multiplies_values_of_one_experiment_file():
 
 
 def test_a_product_lines_result_after_its_equals_sign_is_in_its_run_a_function_value_is_not():
-    from coursekit import guard
+    from coursekit.core import guard
 
     def runs(text):
         found = guard.scan_page("", text)
@@ -193,11 +193,12 @@ def test_a_product_lines_result_after_its_equals_sign_is_in_its_run_a_function_v
 
 
 def test_a_display_has_the_names_of_the_paragraph_introducing_it_and_its_section_heading(tmp_path):
-    from coursekit import guard, pages
+    from coursekit.core import guard
+    from coursekit.extensions import authoring
 
     text = "## 逐坐标汇总 V\n\n第一个输出坐标为：\n\n<div markdown>\n0.4011×1 ≈ 0.8022\n</div>\n\n另一段 0.1978。\n"
     found = guard.scan_page("", text)
-    tiers = pages._nearby(tmp_path, found)
+    tiers = authoring._nearby(tmp_path, found)
     shown = next(t for t in found.tokens if t.text == "0.8022")
     _, near = tiers(shown)
     assert near.get("output") == 0 and near.get("v") == 1  # 输出 from the colon's paragraph, V from the heading
@@ -212,15 +213,16 @@ def test_a_term_inside_a_word_that_does_not_mean_it_is_no_term():
 
 
 def _queries(text):
-    """pages._query for each unbound run of a scanned piece of Markdown, with its names and terms nearby."""
+    """authoring._query for each unbound run of a scanned piece of Markdown, with its names and terms nearby."""
     from pathlib import Path
 
-    from coursekit import guard, pages
+    from coursekit.core import guard
+    from coursekit.extensions import authoring
 
     found = guard.scan_page("", text)
     guard.bind(found, {})
-    tiers = pages._nearby(Path("."), found)
-    return [pages._query(found, run, *tiers(run[0])) for run, _ in guard.unbound_runs(found)]
+    tiers = authoring._nearby(Path("."), found)
+    return [authoring._query(found, run, *tiers(run[0])) for run, _ in guard.unbound_runs(found)]
 
 
 def test_a_dot_product_line_that_names_its_rows_binds_them_and_their_product():
@@ -262,11 +264,12 @@ class _Build:
 def _proposals(text, scope, origin=None, root=None):
     from pathlib import Path
 
-    from coursekit import guard, pages
+    from coursekit.core import guard
+    from coursekit.extensions import authoring
 
     found = guard.scan_page("", text)
     guard.bind(found, {})
-    return {" ".join(p.written): (p.exprs[0], p.why_not) for p in pages.proposals_for(_Build(scope, origin), Path(root or "."), "l0", found)}
+    return {" ".join(p.written): (p.exprs[0], p.why_not) for p in authoring.proposals_for(_Build(scope, origin), Path(root or "."), "l0", found)}
 
 
 def test_a_count_in_a_paragraph_counts_what_its_sure_proposals_bind():
@@ -346,10 +349,11 @@ def test_a_vector_said_to_be_row_i_is_a_row_i_before_a_whole_vector():
 
 
 def test_the_names_of_a_shown_part_of_a_file_are_only_that_parts(tmp_path):
-    from coursekit import pages, scan
+    from coursekit.extensions import authoring
+    from coursekit.core import scan
 
     (tmp_path / "a.py").write_text("# --8<-- [start:one]\nshown = 1\n# --8<-- [end:one]\nlater = 2\n", encoding="utf-8")
     [block] = scan.fences('```python exec="1" file="a.py:one"\n```\n')
-    assert pages._assigned(tmp_path, block) == {"shown"}
+    assert authoring._assigned(tmp_path, block) == {"shown"}
     [block] = scan.fences('```python exec="1" file="a.py"\n```\n')
-    assert pages._assigned(tmp_path, block) == {"shown", "later"}
+    assert authoring._assigned(tmp_path, block) == {"shown", "later"}

@@ -1,4 +1,4 @@
-"""The reviewer's view (coursekit.manifest, coursekit.changes, scripts/changes.py): which numbers,
+"""The reviewer's view (coursekit.core.manifest, coursekit.extensions.changes, scripts/changes.py): which numbers,
 listings and pages a change changes."""
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ import sys
 
 import pytest
 
-from coursekit import changes, engine, manifest, numbers, pages
-from coursekit.harness import copy_repo, mkdocs_build
+from coursekit.core import engine, manifest, numbers
+from coursekit.extensions import changes
+from coursekit.extensions import authoring
+from scripts.harness import copy_repo, mkdocs_build
 from tests.conftest import ROOT, edit
 from tests.test_github import pages as publisher
 
@@ -23,9 +25,9 @@ def live_numbers(repo) -> dict:
     build = engine.Build(repo)
     try:
         out = {}
-        for path in pages.site_pages(repo):
+        for path in authoring.site_pages(repo):
             rel = path.relative_to(repo).as_posix()
-            _, bound, _ = pages.check(build, repo, path)
+            _, bound, _ = authoring.check(build, repo, path)
             out.update({(rel, b.line, b.expr, b.at): numbers.show(b.live) for b in bound})
         return out
     finally:
@@ -46,7 +48,7 @@ def test_the_manifest_is_deterministic_and_small(base, tmp_path):
     first = (site / manifest.NAME).read_bytes()
     assert first == (tmp_path / "again" / manifest.NAME).read_bytes()
     data = json.loads(first)
-    lesson_pages = [p.relative_to(repo).as_posix() for p in pages.lesson_pages(repo)]
+    lesson_pages = [p.relative_to(repo).as_posix() for p in authoring.lesson_pages(repo)]
     assert all(data["pages"][p]["numbers"] for p in lesson_pages) and set(data["lessons"]) >= {"l" + p.split("/")[-1][:2] for p in lesson_pages}
 
 
@@ -83,7 +85,7 @@ def test_a_tinylm_change_reports_exactly_the_numbers_it_changes_with_lines_and_v
 
 def test_a_prose_only_change_reports_no_number(base, tmp_path):
     repo, site = base
-    page = pages.lesson_pages(repo)[0].relative_to(repo).as_posix()
+    page = authoring.lesson_pages(repo)[0].relative_to(repo).as_posix()
     text = (repo / page).read_text(encoding="utf-8")
     sentence = next(line for line in text.split("\n") if line.startswith("位置 0") or ("。" in line and "{" not in line and line[:1] not in "#`!-|<>"))
     edit(repo, page, sentence, sentence + "这是补上的一句。")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from coursekit import guard
+from coursekit.core import guard
 
 
 @pytest.mark.parametrize("entry", guard.NON_CLAIMS, ids=lambda e: e.kind)

@@ -1,13 +1,13 @@
-"""Code blocks ready to be laid out and mounted late (coursekit.codeblocks), in process."""
+"""Code blocks ready to be laid out and mounted late (coursekit.extensions.codeblocks), in process."""
 
 from __future__ import annotations
 
 import markdown
 import pytest
 
-from coursekit.codeblocks import lines, ready
+from coursekit.extensions.codeblocks import lines, ready
 
-EXTENSIONS = ["pymdownx.highlight", "pymdownx.superfences", "coursekit.codeblocks"]
+EXTENSIONS = ["pymdownx.highlight", "pymdownx.superfences", "coursekit.extensions.codeblocks"]
 
 
 def convert(text: str, extensions=EXTENSIONS) -> str:

@@ -1,4 +1,4 @@
-"""Numbers claimed in a Python file's comments and docstrings (coursekit.comments), in process: listings,
+"""Numbers claimed in a Python file's comments and docstrings (coursekit.core.comments), in process: listings,
 notebooks and source pages show them to the reader. Fixture sources only; what counts as a claim is
 the guard's (guard.scan_page)."""
 
@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 
-from coursekit import comments, guard
-from coursekit.comments import claims
+from coursekit.core import comments, guard
+from coursekit.core.comments import claims
 from tests.conftest import ROOT
 
 
@@ -88,8 +88,8 @@ def test_problems_name_the_file_and_line_and_say_what_to_write():
 
 
 def test_a_comment_binds_its_numbers_like_prose_and_shows_without_the_annotation():
-    from coursekit import guard
-    from coursekit.worker import evaluate
+    from coursekit.core import guard
+    from coursekit.core.worker import evaluate
 
     scope = {"x": [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]}
     answer = lambda exprs: [evaluate(e, dict(scope)) for e in exprs]  # noqa: E731
@@ -110,7 +110,7 @@ def test_problems_keep_to_the_lines_a_page_shows():
 
 
 def test_an_experiment_files_comment_claims_and_titles_are_its_lessons_problems_but_it_still_runs(tmp_path):
-    from coursekit import engine
+    from coursekit.core import engine
 
     (tmp_path / "lessons/l98").mkdir(parents=True)
     (tmp_path / "lessons/l98/__init__.py").write_text('EXPERIMENTS = [("a", "三个位置")]\n', encoding="utf-8")

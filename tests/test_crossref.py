@@ -1,4 +1,4 @@
-"""Lessons pointing at each other (coursekit.crossref): references become links only to lessons that
+"""Lessons pointing at each other (coursekit.extensions.crossref): references become links only to lessons that
 exist, each lesson page links its neighbours, the home page's table comes from each lesson's own
 title and SUMMARY, a lesson without a summary fails the build, and so does a dead internal link.
 
@@ -19,7 +19,8 @@ import markdown
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit import crossref, engine, extension
+from coursekit.extensions import crossref, checks
+from coursekit.core import engine
 from tests.conftest import ROOT, copy_repo, mkdocs_build
 
 # ---- in process: a fixture course ---------------------------------------------------------------
@@ -71,7 +72,7 @@ def course(tmp_path, monkeypatch):
 
 
 EXTENSIONS = ["attr_list", "md_in_html", "tables", "admonition", "pymdownx.details", "pymdownx.superfences",
-              "toc", "coursekit.crossref", "coursekit.cjk"]
+              "toc", "coursekit.extensions.crossref", "coursekit.extensions.cjk"]
 
 
 def convert(root: Path, rel: str, extensions=EXTENSIONS) -> BeautifulSoup:
@@ -258,8 +259,8 @@ class _NoLessons:
 def test_the_drift_guard_reads_the_page_as_written_and_ordinals_are_not_numbers(course, monkeypatch):
     monkeypatch.setattr(engine.current, "build", _NoLessons())
     write_lesson(course, 42, "上一讲和第 41 讲都提过。\n\n比例约为 0.4011。\n")
-    both = ["tables", "pymdownx.superfences", "coursekit.extension", "coursekit.crossref"]
-    with pytest.raises(extension.PageProblems):
+    both = ["tables", "pymdownx.superfences", "coursekit.extensions.checks", "coursekit.extensions.crossref"]
+    with pytest.raises(checks.PageProblems):
         convert(course, "lessons/42-beta.md", both)
     [problem] = engine.current.pages["docs/lessons/42-beta.md"]
     assert problem.format().startswith("docs/lessons/42-beta.md:9: 未绑定的数字 0.4011")  # its own line, not shifted

@@ -22,7 +22,7 @@ from html.parser import HTMLParser
 import pytest
 import torch
 
-from coursekit.demo import embed, golden_cases, steps
+from lessons.demo import embed, golden_cases, steps
 from lessons.show import num
 from tests.conftest import LESSONS
 from tinylm import causal_mask
@@ -204,7 +204,7 @@ def fixture_site(built_site, tmp_path_factory):
 @pytest.fixture(scope="session")
 def pages_url(fixture_site):
     """The built site with the fixture page, on a local port."""
-    from coursekit.harness import serve
+    from scripts.harness import serve
 
     with serve(fixture_site) as url:
         yield url
@@ -478,7 +478,7 @@ def test_exercise_answers_show_in_the_page_and_reset_restores_the_example(exerci
 
 @in_browser
 def test_demo_starts_after_materials_instant_navigation(browser, tmp_path):
-    from coursekit.harness import free_port, serve
+    from scripts.harness import free_port, serve
     from tests.conftest import ROOT, mkdocs_build
 
     port = free_port()

@@ -5,19 +5,19 @@ import re
 
 from bs4 import BeautifulSoup
 
-from coursekit import pages
+from coursekit.extensions import authoring
 from tests.conftest import ROOT
 
 
 def test_the_example_lesson_is_clean_and_each_example_edit_gets_one_message_at_its_line():
-    found, bound, _ = pages.check_example()
+    found, bound, _ = authoring.check_example()
     assert found.problems == [] and len(bound) >= 10 and all(b.agrees for b in bound)
     from coursekit import example
 
     text = example.PAGE.read_text(encoding="utf-8")
-    messages = pages.example_messages()
-    assert len(messages) == len(pages.EXAMPLE_EDITS)
-    for (old, _), message in zip(pages.EXAMPLE_EDITS, messages):
+    messages = authoring.example_messages()
+    assert len(messages) == len(authoring.EXAMPLE_EDITS)
+    for (old, _), message in zip(authoring.EXAMPLE_EDITS, messages):
         line = text[: text.index(old)].count("\n") + 1
         assert message.startswith(f"coursekit/example/lesson.md:{line}: "), message
     drift, unbound, count = messages  # what each edit stands for: drift, a new number, a count mismatch
@@ -29,23 +29,23 @@ def test_the_guards_examples_do_not_depend_on_any_lesson(tmp_path):
     import subprocess
     import sys
 
-    code = "from coursekit.pages import example_messages; print('\\n'.join(example_messages()))"
+    code = "from coursekit.extensions.authoring import example_messages; print('\\n'.join(example_messages()))"
     alone = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert alone.returncode == 0, alone.stderr
-    assert alone.stdout.strip().split("\n") == pages.example_messages()
+    assert alone.stdout.strip().split("\n") == authoring.example_messages()
     assert "docs/lessons/" not in alone.stdout
 
 
 def test_the_readme_quotes_the_guards_own_messages():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("These are the guard's own")[1].split("```text\n")[1].split("```")[0]
-    assert block.strip().split("\n") == pages.example_messages()
+    assert block.strip().split("\n") == authoring.example_messages()
 
 
 def test_the_authoring_page_shows_the_messages_the_build_produced(built_site):
     html = (built_site / "authoring/index.html").read_text(encoding="utf-8")
     text = BeautifulSoup(html, "html.parser").select_one("article").get_text()
-    for message in pages.example_messages():
+    for message in authoring.example_messages():
         assert message in text, message
     assert not re.search(r"check\(|illustrative\(", text)
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import engine, extension, report
-from coursekit.harness import copy_repo
+from coursekit.core import engine, report
+from coursekit.extensions import checks
+from scripts.harness import copy_repo
 from tests.scratch_lesson import free_numbers, used_numbers
 
 # The test lessons' numbers, after every lesson the repository has: A, B and C below, then the
@@ -240,13 +241,13 @@ def test_a_failing_experiment_is_reported_at_the_block_that_shows_it(tmp_path, w
     (tmp_path / "lessons/lX/one.py").write_text(ONE, encoding="utf-8")
     (tmp_path / "lessons/lX/two.py").write_text("e = 5\n", encoding="utf-8")
     err = engine.LessonError("核对失败", where, file=file)
-    assert extension.failure_line(tmp_path, PAGE, 20, err) == line
+    assert checks.failure_line(tmp_path, PAGE, 20, err) == line
 
 
 def test_a_page_without_blocks_reports_a_failing_experiment_below_its_title(tmp_path):
     err = engine.LessonError("核对失败", ("lessons/lX/one.py", 3))
-    assert extension.failure_line(tmp_path, "# 99｜标题\n\n第一段正文。\n", 5, err) == 7
-    assert extension.failure_line(tmp_path, "\n# 99｜标题\n", 5, err) == 6  # nothing below it: the title it is
+    assert checks.failure_line(tmp_path, "# 99｜标题\n\n第一段正文。\n", 5, err) == 7
+    assert checks.failure_line(tmp_path, "\n# 99｜标题\n", 5, err) == 6  # nothing below it: the title it is
 
 
 def test_a_file_edited_and_put_back_finds_its_earlier_run(root):
@@ -369,7 +370,9 @@ def test_a_changed_block_after_kept_ones_sees_what_they_defined(root):
 def test_page_blocks_are_kept_under_every_file_of_the_kit(root, monkeypatch):
     """The authoring page's blocks read the kit's example lesson (Markdown, not Python): editing it
     must not leave them kept under the same key."""
-    monkeypatch.setattr(engine, "__file__", str(root / "coursekit/engine.py"))  # the copy's kit
+    import coursekit
+
+    monkeypatch.setattr(coursekit, "KIT", root / "coursekit")  # the copy's kit
     before = engine.Build(root).tooling
     page = root / "coursekit/example/lesson.md"
     page.write_text(page.read_text(encoding="utf-8") + "\n多了一句。\n", encoding="utf-8")

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from coursekit import guard, numbers
-from coursekit.worker import evaluate
+from coursekit.core import guard, numbers
+from coursekit.core.worker import evaluate
 
 PATH = "docs/lessons/99-t.md"
 # A lesson namespace like lesson 10's, as plain numbers (the worker would hold tensors).

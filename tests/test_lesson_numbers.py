@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from coursekit import engine, guard, numbers, pages
+from coursekit.core import engine, guard, numbers
+from coursekit.extensions import authoring
 from tests.conftest import LESSONS, ROOT, lesson_params, seed_of
 
 PAGES = [pytest.param(lesson.page, id=lesson.id) for lesson in LESSONS]
@@ -23,7 +24,7 @@ def build():
 
 
 def checked(build, path: str, text: str) -> tuple[guard.Scan, list[guard.Bound]]:
-    found, bound, _ = pages.check(build, ROOT, ROOT / path, text)
+    found, bound, _ = authoring.check(build, ROOT, ROOT / path, text)
     return found, bound
 
 
@@ -61,7 +62,7 @@ def test_a_changed_number_differs_in_its_last_digit(token, wrong):
 @pytest.mark.parametrize("path", PAGES)
 def test_changing_any_bound_number_fails_naming_its_line_and_value(build, path):
     text = (ROOT / path).read_text(encoding="utf-8")
-    _, bound, offset = pages.check(build, ROOT, ROOT / path, text)
+    _, bound, offset = authoring.check(build, ROOT, ROOT / path, text)
     for b in bound:
         wrong = changed(b.written)
         at = offset + b.start
@@ -86,7 +87,7 @@ def test_bound_numbers_fix_restores_a_drifted_copy_so_that_the_strict_build_pass
     from tests.conftest import mkdocs_build
 
     text = lesson.markdown()
-    _, bound, offset = pages.check(build, ROOT, ROOT / lesson.page, text)
+    _, bound, offset = authoring.check(build, ROOT, ROOT / lesson.page, text)
     decimals = [b for b in bound if "." in b.written and b.agrees]
     assert len(decimals) >= 2, "the lesson binds fewer than two decimals"
     first, last = decimals[0], decimals[-1]

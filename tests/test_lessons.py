@@ -12,7 +12,7 @@ import sys
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit import scan
+from coursekit.core import scan
 from tests.conftest import LESSONS, ROOT, CourseLesson, lesson_params
 
 

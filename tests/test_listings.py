@@ -14,7 +14,7 @@ import sys
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit import guard, scan
+from coursekit.core import guard, scan
 from tests.conftest import ROOT, lesson_params
 
 MARKER = re.compile(r"^\s*# --8<-- \[(start|end):(\w+)\]\s*$")

@@ -14,7 +14,8 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit import extension, guard
+from coursekit.extensions import checks
+from coursekit.core import guard
 from tests.conftest import ROOT, edit, mkdocs_build
 from tests.scratch_lesson import free_numbers, used_numbers
 
@@ -240,18 +241,18 @@ TITLES = {  # title: refused (the guard fails a page with it as its title, or a 
 
 def guard_fails_title(module, title: str) -> list[str]:
     """What the build's guard says about the title of a page made by new_lesson.py: its front-matter
-    title and its heading, checked as coursekit.extension checks them."""
-    from coursekit import scan
+    title and its heading, checked as coursekit.extensions.checks checks them."""
+    from coursekit.core import scan
 
     page = module.fill_markdown((module.TEMPLATE / "docs/lessons/NN-SLUG.md").read_text(encoding="utf-8"),
                                 {"lNN": f"l{OTHER}", "NN-SLUG": f"{OTHER}-x", "NN": OTHER, "SLUG": "x"}, title)
     fm, fm_lines, body = scan.front_matter(page)
-    state = extension.PageState(PAGE, ROOT, None, None, False)
+    state = checks.PageState(PAGE, ROOT, None, None, False)
     front = re.search(r"^title:[ \t]*(.*)$", fm, re.M)
-    extension._check(state, PAGE, front.group(1), 2, strip=False)
+    checks._check(state, PAGE, front.group(1), 2, strip=False)
     for n, line in enumerate(body.split("\n"), fm_lines + 1):
         if line.startswith("# "):
-            extension._check(state, PAGE, line, n, strip=False)
+            checks._check(state, PAGE, line, n, strip=False)
     return [p.message for p in state.problems]
 
 
@@ -279,5 +280,5 @@ def test_without_the_guard_no_lesson_is_made(tmp_path):
     env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"}
     result = subprocess.run([sys.executable, "-S", "scripts/new_lesson.py", OTHER, "masking", "40% 的注意力", SUMMARY],
                             cwd=tmp_path, capture_output=True, text=True, env=env)
-    assert result.returncode == 1 and "没有写入任何文件" in result.stderr and "coursekit.guard" in result.stderr, result
+    assert result.returncode == 1 and "没有写入任何文件" in result.stderr and "coursekit.core.guard" in result.stderr, result
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["scripts", "scripts/new_lesson.py"]

@@ -6,7 +6,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit import guard
+from coursekit.core import guard
 from tests.conftest import ROOT, copy_repo, lesson_params, mkdocs_build
 from tests.test_lessons import output_fences, printed_by_experiment, stdout_of
 

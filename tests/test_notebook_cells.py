@@ -1,6 +1,6 @@
-"""How an experiment file becomes a notebook cell (coursekit.notebook.cell_code), on files of its own."""
+"""How an experiment file becomes a notebook cell (coursekit.core.notebook.cell_code), on files of its own."""
 
-from coursekit.notebook import cell_code
+from coursekit.core.notebook import cell_code
 
 
 def test_a_cell_keeps_the_file_but_its_docstring_and_section_markers():

@@ -17,7 +17,7 @@ import markdown
 import pytest
 from markdown_exec import base_format, markdown_config
 
-from coursekit import worker
+from coursekit.core import worker
 from lessons import runner
 from tests.conftest import ROOT
 

@@ -1,4 +1,4 @@
-"""Numbers typed into what a lesson's code prints (coursekit.printed), in process: the page would show
+"""Numbers typed into what a lesson's code prints (coursekit.core.printed), in process: the page would show
 them as if the code had computed them. Each path a typed number can take to the page has a failing
 case and a benign neighbour (a computed value, an ordinal or index label, a `# 示意`, a stream the
 page does not show). Fixture sources only: what counts as a claim is the guard's (guard.scan_page)."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from coursekit.printed import by_line, describe, fixed_numbers
-from coursekit.engine import find_lessons
+from coursekit.core.printed import by_line, describe, fixed_numbers
+from coursekit.core.engine import find_lessons
 from tests.conftest import ROOT
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from coursekit import engine, extension, guard, numbers
+from coursekit.core import engine, guard, numbers
+from coursekit.extensions import checks
 from tests.test_extension import convert, site  # noqa: F401 - the fixture
 from tests.test_guard import messages
 
@@ -63,7 +64,7 @@ def test_an_indented_block_inside_a_list_item_is_prose_not_code():
 
 
 def test_a_page_outside_the_lessons_is_checked_and_binds_the_kits_numbers(site):
-    with pytest.raises(extension.PageProblems):
+    with pytest.raises(checks.PageProblems):
         convert(site, "guide.md", "最多运行 61 秒{=TIME_LIMIT}，共 3 处。\n", folder="docs")
     said = [p.format() for p in engine.current.pages["docs/guide.md"]]
     assert said[0].startswith("docs/guide.md:1: 数字漂移：正文写 61，代码现算 60") and "未绑定的数字 3" in said[1]
@@ -72,7 +73,7 @@ def test_a_page_outside_the_lessons_is_checked_and_binds_the_kits_numbers(site):
 
 
 def test_a_page_naming_its_lesson_binds_that_lessons_numbers(site):
-    with pytest.raises(extension.PageProblems):
+    with pytest.raises(checks.PageProblems):
         convert(site, "code.md", "约 0.4012{=row[0]}。\n", front="session: l99\n", folder="docs/code")
     [problem] = engine.current.pages["docs/code/code.md"]
     assert problem.format().startswith("docs/code/code.md:4: 数字漂移：正文写 0.4012")
@@ -81,7 +82,7 @@ def test_a_page_naming_its_lesson_binds_that_lessons_numbers(site):
 def test_a_file_included_into_a_displayed_block_is_checked_as_its_text(site):
     (site / "snippets").mkdir()
     (site / "snippets/out.txt").write_text("比例 0.4012\n", encoding="utf-8")
-    with pytest.raises(extension.PageProblems):
+    with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", '```text\n--8<-- "snippets/out.txt"\n```\n')
     [problem] = engine.current.pages["docs/lessons/99-t.md"]
     assert problem.format().startswith("snippets/out.txt:1: 未绑定的数字 0.4012")
@@ -90,7 +91,7 @@ def test_a_file_included_into_a_displayed_block_is_checked_as_its_text(site):
 def test_a_python_file_a_code_block_includes_has_its_comments_checked(site):
     (site / "tinylm").mkdir()
     (site / "tinylm/f.py").write_text("x = 1\n# 结果约 0.5\n", encoding="utf-8")
-    with pytest.raises(extension.PageProblems):
+    with pytest.raises(checks.PageProblems):
         convert(site, "f.md", '```python\n--8<-- "tinylm/f.py"\n```\n', folder="docs/code")
     [problem] = engine.current.pages["docs/code/f.md"]
     assert problem.format().startswith("tinylm/f.py:2: 注释里写的 0.5")

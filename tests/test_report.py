@@ -2,8 +2,8 @@
 
 import pytest
 
-from coursekit import report
-from coursekit.guard import Problem
+from coursekit.core import report
+from coursekit.core.guard import Problem
 
 
 def problems(*kinds: str) -> list[Problem]:

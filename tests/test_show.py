@@ -8,7 +8,7 @@ import math
 import pytest
 import torch
 
-from coursekit import guard, numbers
+from coursekit.core import guard, numbers
 from lessons.show import frac, fracs, num, vec
 
 VALUES = [math.inf, -math.inf, math.nan, 0.401112, -0.25, 2.0, -0.0, 1e-5, 1234.5678, 1 / 3]

@@ -1,4 +1,4 @@
-"""A lesson page's listings and outputs are held to its reviewed record (coursekit.shown): shared code
+"""A lesson page's listings and outputs are held to its reviewed record (coursekit.core.shown): shared code
 changing under a published page fails the build at that page until the author confirms it, and a
 later lesson leaves an earlier lesson's page as it was."""
 
@@ -13,8 +13,8 @@ import sys
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit import shown
-from coursekit.harness import remove_lessons
+from coursekit.core import shown
+from scripts.harness import remove_lessons
 from tests.conftest import LESSONS, ROOT, copy_repo, lesson_params, mkdocs_build
 
 PAGE = "docs/lessons/97-fixture.md"  # a lesson number no lesson uses: shown.py only reads its folder name

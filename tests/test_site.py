@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from coursekit import crossref
+from coursekit.extensions import crossref
 from tests.conftest import ROOT
 
 

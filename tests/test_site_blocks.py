@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from coursekit import engine, extension, numbers, shown
-from coursekit.harness import copy_repo
+from coursekit.core import engine, numbers, shown
+from coursekit.extensions import checks
+from scripts.harness import copy_repo
 from tests.conftest import LESSONS
 from tests.test_extension import convert
 
 PATCH = """```python exec="1"
-import coursekit.numbers as n
+import coursekit.core.numbers as n
 n.agrees = lambda *args: True
 print("改好了")
 ```
@@ -33,12 +34,12 @@ def test_a_block_on_a_page_of_no_lesson_runs_in_a_worker_and_cannot_reach_the_bu
     html = convert(real, "probe.md", "# 试验\n\n" + PATCH, folder="docs")
     assert "改好了" in html
     assert numbers.agrees("0.5", 0.4011) is False  # the guard in this process is untouched
-    with pytest.raises(extension.PageProblems):  # and a later page is checked as before
+    with pytest.raises(checks.PageProblems):  # and a later page is checked as before
         convert(real, "after.md", "比例约为 0.5{=TIME_LIMIT}。\n", folder="docs")
 
 
 def test_a_raising_block_on_a_page_of_no_lesson_names_the_page_and_its_line(real):
-    with pytest.raises(extension.PageProblems):
+    with pytest.raises(checks.PageProblems):
         convert(real, "probe.md", "# 试验\n\n文字。\n\n```python exec=\"1\"\nx = 1\n1 / 0\n```\n", folder="docs")
     [problem] = engine.current.pages["docs/probe.md"]
     assert problem.format().startswith("docs/probe.md:5: 代码块执行出错（第 7 行）：ZeroDivisionError"), problem.format()
@@ -49,7 +50,7 @@ def test_a_block_naming_another_lesson_is_refused_at_its_line(real, lesson):
     other = next((x for x in LESSONS if x.id != lesson.id), None)
     named = other.id if other else "l0"
     page = f"文字。\n\n```python exec=\"1\" session=\"{named}\"\nprint(1)\n```\n"
-    with pytest.raises(extension.PageProblems):
+    with pytest.raises(checks.PageProblems):
         convert(real, "probe.md", page, front=f"session: {lesson.id}\n", folder="docs/code")
     [problem] = engine.current.pages["docs/code/probe.md"]
     assert problem.format().startswith(f"docs/code/probe.md:6: 代码块没有运行：它写了 session=\"{named}\"，可这一页属于 {lesson.id}")

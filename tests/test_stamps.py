@@ -1,11 +1,11 @@
-"""When a file is read again (coursekit.stamps): an edit that a stat alone would miss is noticed."""
+"""When a file is read again (coursekit.core.stamps): an edit that a stat alone would miss is noticed."""
 
 from __future__ import annotations
 
 import os
 import time
 
-from coursekit import engine, stamps
+from coursekit.core import engine, stamps
 
 
 def test_an_edit_of_the_same_size_with_its_old_mtime_put_back_is_noticed(tmp_path):

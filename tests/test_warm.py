@@ -1,4 +1,4 @@
-"""Warm one-shot builds (coursekit/pagecache.py, the run cache's history): a build that reuses what
+"""Warm one-shot builds (coursekit/mkdocs_adapter/pagecache.py, the run cache's history): a build that reuses what
 did not change writes the same bytes as a cold build of the same tree, for every kind of edit, and
 an edit put back is a hit."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import pagecache, segmenter
-from coursekit.harness import copy_repo, course_lessons, mkdocs_build
+from coursekit.mkdocs_adapter import pagecache, segmenter
+from scripts.harness import copy_repo, course_lessons, mkdocs_build
 from tests.conftest import ROOT, edit
 
 EPOCH = {"SOURCE_DATE_EPOCH": "1700000000"}
@@ -170,7 +170,7 @@ def test_search_segments_the_same_words_from_the_dictionarys_table(tmp_path, mon
 
 LAZY_PROBE = """
 import sys
-import coursekit.lazy_imports
+import coursekit.mkdocs_adapter.lazy_imports
 import mkdocs_jupyter, mkdocs_jupyter.plugin
 print(mkdocs_jupyter.__version__, "nbconvert" in sys.modules)
 assert callable(mkdocs_jupyter.plugin.convert.nb2html)  # used: it loads
@@ -194,7 +194,7 @@ def test_mkdocs_jupyter_loads_nbconvert_only_when_it_converts():
 
 def test_a_page_is_converted_again_when_any_file_it_includes_changes(tmp_path):
     """Inline, several-line and nested includes all reach the page's key (incremental.fingerprint)."""
-    from coursekit import incremental
+    from coursekit.mkdocs_adapter import incremental
 
     (tmp_path / "docs").mkdir()
     (tmp_path / "snippets").mkdir()

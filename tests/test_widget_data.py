@@ -1,4 +1,4 @@
-"""What a widget embeds is bound like any number (coursekit.demo.widget, coursekit.widgets): a demo or
+"""What a widget embeds is bound like any number (lessons.demo.widget, coursekit.core.widgets): a demo or
 exercise fed another tensor than the lesson's, or a tensor a page block changed in place before it,
 fails the page at the block's file and line, and so does an in-place change of a value the prose is
 bound to. Tooling tests run on a scratch lesson of their own (tests/scratch_lesson.py); the lesson
@@ -13,10 +13,11 @@ import markdown
 import pytest
 import torch
 
-from coursekit import engine, extension, fence, scan, shown, widgets
-from coursekit.demo import embed, steps, widget
-from coursekit.harness import copy_repo, mkdocs_build
-from coursekit.worker import fingerprint
+from coursekit.core import engine, scan, shown, widgets
+from coursekit.extensions import checks, fence
+from lessons.demo import embed, steps, widget
+from scripts.harness import copy_repo, mkdocs_build
+from coursekit.core.worker import fingerprint
 from tests.conftest import lesson_params
 from tests.scratch_lesson import make_lesson
 from tinylm import causal_mask
@@ -48,7 +49,7 @@ BEFORE
 ??? example "展开观看动态过程"
 
     ```python exec="1" html="1"
-    from coursekit.demo import embed, steps, widget
+    from lessons.demo import embed, steps, widget
     print(widget("demo", {DEMO}, q="q", k="k", v="v"))
     ```
 
@@ -99,14 +100,14 @@ def convert(repo, page: str, monkeypatch) -> tuple[str, list]:
     monkeypatch.setenv(shown.CONFIRMING, "1")  # not about the reviewed record (tests/test_shown.py is)
     _, _, body = scan.front_matter((repo / page).read_text(encoding="utf-8"))
     md = markdown.Markdown(extensions=[
-        extension.CourseExtension(), "pymdownx.snippets", "pymdownx.details", "admonition",
+        checks.CourseExtension(), "pymdownx.snippets", "pymdownx.details", "admonition",
         "pymdownx.superfences"], extension_configs={
         "pymdownx.snippets": {"base_path": [str(repo)], "check_paths": True},
         "pymdownx.superfences": {"custom_fences": [
             {"name": "python", "class": "python", "validator": fence.validator, "format": fence.formatter}]}})
     try:
         html = md.convert(body)
-    except extension.PageProblems:
+    except checks.PageProblems:
         html = ""
     fm_lines = scan.front_matter((repo / page).read_text(encoding="utf-8"))[1]
     # the front matter's title is new_lesson.py's, not this file's concern

@@ -1,6 +1,6 @@
 """第 NN 讲 · TITLE"""
 
-# 一句话简介：首页课程目录里这一讲做什么（coursekit/crossref.py 不导入本包，直接读这一行）。
+# 一句话简介：首页课程目录里这一讲做什么（coursekit/extensions/crossref.py 不导入本包，直接读这一行）。
 SUMMARY = "LESSON_SUMMARY"
 
 # 本讲的实验，按正文顺序。python -m lessons.lNN 依次运行它们；本讲的笔记本也按这个顺序生成。

@@ -1,0 +1,376 @@
+"""Where a written number may come from: the lesson's values that agree with it at its written
+precision, best first, for the message of an unbound number (`写 {=weights[1]} 绑定？`).
+
+For a run of written numbers (a vector, a row, a shape, one number) the search goes over the
+lesson's top-level names, the fields of its objects (`masked.weights`) and simple values derived
+from them: the whole value, its rows `x[i]`, columns `x[:, j]`, elements `x[i, j]`, its shape and
+the scaling `math.sqrt(x.shape[-1])`, and, where the text speaks of a sum (之和, 加起来), `x.sum()`,
+`x[i].sum()` and the row sums `x.sum(dim=-1)`. A candidate agrees when it has as many values as are written and
+each agrees as the guard reads it (coursekit.core.numbers.agrees). A count (两句, 三个位置) is looked for
+among sizes only (`len(x)`, `x.shape[k]`, `x.numel()`, sums of a mask, whole numbers), never among a
+tensor's elements; a plain number is never a size.
+
+Ranking, best first: how near the page names it (tier −1: the thing a count counts, 两个模型 →
+`models`; 0: named in the same paragraph, in code or by one of the course's terms, 读取比例 →
+`weights`; 1: assigned in the nearest code the page shows; 2: in its section's other code; 3:
+elsewhere in the lesson), then whole values before rows before elements, then shorter expressions.
+
+A candidate is sure (scripts/bound_numbers.py --bind writes it) when `decide` finds no rival: no
+other candidate ranks as well, and no other name comes as near in the same kind (the shorter
+`len(v)` does not win over `q.shape[0]`: two names, two quantities that happen to agree); and, for
+written numbers a coincidence could match (small whole numbers, one or two short decimals: the `2`
+of 两个模型 is also `d`, the number of coordinates), it is a name the page uses nearby.
+
+It runs in the lesson's worker, where its values are (`ranked`), and needs no torch outside it.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from numbers import Number
+
+from coursekit.core import numbers
+
+MOST = 3  # candidates shown
+TIED = 12  # tied candidates handed on to be told apart (coursekit.core.variations)
+LARGEST = 4096  # values larger than this are searched as a whole only
+CLAUSE = -0.5  # the tier of a term in the clause just before a number: nearer than its paragraph, after a count's thing
+MORE = 0.01  # how much nearer each further stem of the nearest ones makes a name (_tier)
+APART = 4  # added to the tier of a product line whose factors come from two experiment files
+COUNTS, NEAR, ELSEWHERE = -1, 2, 3  # tiers; NEAR: the farthest a weakly written number is bound from
+SHARED = 6  # decimals at which the row sums of a table are one value (float noise is smaller)
+LONG = 10  # the last element of a longer sequence is written x[-1] (the final loss), not x[99]
+
+# The course's terms and the names its code gives what they stand for: a term in the paragraph
+# brings names made of these stems nearer (读取比例 -> weights, masked.weights).
+TERMS = {
+    "查询": ("q", "query"), "键": ("k", "key"), "值": ("v", "value"), "分数": ("score",), "读取比例": ("weight",),
+    "输出": ("output",), "掩码": ("mask",), "损失": ("loss",), "概率": ("prob", "chance"), "得分": ("score",),
+    "指数": ("exp",), "分母": ("sum",),
+}
+# Terms too common to name a quantity anywhere in a paragraph, but that do in the clause just before a
+# number (分到的比例也是 0: the weights, not the exponentials its paragraph also speaks of).
+CLAUSE_TERMS = {"比例": ("weight",)}
+# What a count counts (两个模型, 四种颜色, 64 句) and the names its code gives such things. A count of
+# one of these is bound only to a name made of its stems: 三组投影 is not the three rows of x.
+COUNTED = {
+    "模型": ("model",), "颜色": ("color",), "句": ("sentence", "context"), "上文": ("context",), "名字": ("name",),
+    "步": ("step", "loss"), "层": ("layer",), "样本": ("target", "example"), "参数": ("param",), "题": ("case",),
+    "投影": ("proj",), "头": ("head",), "字": ("context", "char"), "小数": ("place", "decimal"),
+}
+# What a count of the size of an array counts (三个位置, 两列, 九项): any array's size may be it.
+AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项")
+
+
+WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
+ROW0 = -1  # the kind of the row a text names by its index (a₀=[…]), before any whole value
+
+
+# Words that contain a term without meaning it: 数值 (a number) is no 值 (V), 平均值 no V either.
+NOT_TERMS = re.compile(r"数值|均值|最大值|最小值|取值|阈值|值得")
+
+
+def stems(text: str, terms: dict = TERMS) -> set[str]:
+    """The name stems the course's terms in `text` stand for."""
+    text = NOT_TERMS.sub("", text)
+    return {stem for term, names in terms.items() if term in text for stem in names}
+
+
+def _table(value):
+    """`value` as a float64 tensor, or None when it is no array of numbers."""
+    import torch
+
+    if isinstance(value, (bool, str, bytes, types.ModuleType, types.FunctionType, type)) or callable(value):
+        return None
+    try:
+        if hasattr(value, "detach"):
+            t = value.detach()
+        elif isinstance(value, Number):
+            t = torch.tensor(float(value))
+        elif isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
+            t = torch.tensor(value.tolist() if hasattr(value, "tolist") else value)
+        else:
+            return None
+        return t.to(torch.float64)
+    except (TypeError, ValueError, RuntimeError):
+        return None
+
+
+def _values(name: str, value, count: bool, rows: bool = False) -> list[tuple[int, str, list[float]]]:
+    """(kind, expression, values) for `value` named `name`. For a count: its sizes, a whole number,
+    the sums of a mask. Where the text speaks of every row's sum (`rows`: 每行之和), the one value
+    all of a table's row sums share, `x.sum(dim=-1).round(decimals=6).unique()`."""
+    t = _table(value)
+    sized = isinstance(value, (list, tuple, dict, set, frozenset)) and not isinstance(value, str)
+    if t is None:
+        return [(PART, f"len({name})", [float(len(value))])] if sized and count else []
+    if count:
+        return _counts(name, value, t)
+    out = [(WHOLE, name, t.flatten().tolist())]
+    if t.dim() == 0:
+        return out
+    shape = list(t.shape)
+    out += [(PART, f"{name}.shape", [float(s) for s in shape])] if t.dim() > 1 else []  # a plain number is no size
+    out.append((PART, f"math.sqrt({name}.shape[-1])", [shape[-1] ** 0.5]))  # the scaling of attention: √d
+    if t.numel() > LARGEST:
+        return out
+    out.append((PART, f"{name}.sum()", [t.sum().item()]))
+    if rows and t.dim() == 2:
+        shared = t.sum(-1).round(decimals=SHARED).unique()
+        out += [(WHOLE, f"{name}.sum(dim=-1).round(decimals={SHARED}).unique()", shared.tolist())] if len(shared) == 1 else []
+    if t.dim() == 1:
+        last = len(t) - 1 if len(t) > LONG else None
+        out += [(ELEMENT, f"{name}[{-1 if i == last else i}]", [x]) for i, x in enumerate(t.tolist())]
+    elif t.dim() == 2:
+        out += [(PART, f"{name}[{i}]", row) for i, row in enumerate(t.tolist())]
+        out += [(PART, f"{name}[:, {j}]", t[:, j].tolist()) for j in range(shape[1])]
+        out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
+        out.append((PART, f"{name}.sum(dim=-1)", t.sum(-1).tolist()))
+        out += [(ELEMENT, f"{name}[{i}, {j}]", [x]) for i, row in enumerate(t.tolist()) for j, x in enumerate(row)]
+    return out
+
+
+def _counts(name: str, value, t) -> list[tuple[int, str, list[float]]]:
+    if t.dim() == 0:
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        return [(PART, name, [float(value)])] if whole else []
+    shape = list(t.shape)
+    out = [(WHOLE, f"len({name})", [float(shape[0])]), (WHOLE, f"{name}.numel()", [float(t.numel())])]
+    out += [(WHOLE, f"{name}.shape[{k}]", [float(s)]) for k, s in enumerate(shape)] if t.dim() > 1 else []
+    if getattr(value, "dtype", None) is not None and str(value.dtype) == "torch.bool" and t.numel() <= LARGEST:
+        out.append((PART, f"{name}.sum()", [t.sum().item()]))
+        if t.dim() == 2:
+            out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
+    return out
+
+
+def _named(scope: dict):
+    """(name, value) of every top-level name and of each object's fields, one level down."""
+    for name, value in scope.items():
+        if name.startswith("_") or isinstance(value, (types.ModuleType, type)) or callable(value):
+            continue
+        yield name, value
+        fields = value._asdict() if hasattr(value, "_asdict") else (
+            vars(value) if hasattr(value, "__dict__") and not hasattr(value, "detach") else {})
+        for field, inner in fields.items():
+            if not field.startswith("_") and not callable(inner):
+                yield f"{name}.{field}", inner
+
+
+def _roots(expr: str) -> set[str]:
+    """The names an expression reads: {'masked.weights'} for `len(masked.weights[0])` and for
+    `masked.weights[~mask].unique()` (the cells of one table a mask selects)."""
+    expr = re.sub(r"\[~?[A-Za-z_][\w.]*\]", "", re.sub(r"\b\w+=(?!=)", "", expr))  # no dim=-1, no [~mask]
+    found = re.findall(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", expr)
+    return {re.sub(r"(?:\.(?:shape|sum|numel|unique|round))+$", "", n) for n in found if n not in ("len", "torch.stack")}
+
+
+def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> float:
+    """How near the page names `root`: its tier (by name, or by the stems its parts are made of);
+    a name made of several of the stems its paragraph or clause has (masked.scores where the text
+    says 掩码 and 分数) a little nearer than one made of one (first.scores)."""
+    parts = re.split(r"[_.]", root.lower())
+    by_stem = {stem: t for stem, t in near.items() if any(p == stem or (len(stem) > 2 and p.startswith(stem)) for p in parts)}
+    best = min([names.get(root, names.get(root.split(".")[0], ELSEWHERE)), *by_stem.values()])
+    if best == COUNTS:
+        return best
+    made_of = {p for p in parts for stem, t in by_stem.items()
+               if t <= max(best, 0) and (p == stem or (len(stem) > 2 and p.startswith(stem)))}
+    return best - MORE * max(0, len(made_of) - 1)
+
+
+def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str], tuple[str, list[str]]]:
+    """For a query (coursekit.extensions.authoring._query): the best candidates, and whether the first is sure
+    (decide)."""
+    named = (_dot(query["written"], scope, query.get("dot") or []) or _beside(query["written"], scope, query.get("side_by_side") or [])
+             or _row(query["written"], scope, query.get("row") or ""))
+    if named:  # q₀·k₁ = 1×0 + 0×1 = 0, or Q = [[…]]  V = [[…]]: the display names its values
+        return [named], ("", [])
+    if query.get("side_by_side"):
+        return [], ("none", [])
+    if query.get("along"):  # 两行 counts rows (len, shape[0]), 两列 columns (the last axis)
+        keep = r"len\(.*\)|.*\.shape\[0\]" if query["along"] == "rows" else r".*\.shape\[(?:-1|1)\]"
+        found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if re.fullmatch(keep, e)]
+        return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
+    rows = bool(query.get("rows")) and query["summed"] and len(query["written"]) == 1 and not query["count"]
+    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"], rows)
+    if query.get("index") and len(query["written"]) > 1:  # a₀=[…], 位置 0 得到 […]: a row 0 before a whole vector
+        row = re.compile(rf"[\w.]+\[{query['index']}\]")
+        found = sorted(((rank[0], ROW0, *rank[2:]) if row.fullmatch(e) else rank, e) for rank, e in found)
+    rivals = []
+    if rows:  # 每行之和都是 1: what every row's sum is, not one row's
+        shared = [(rank, e) for rank, e in found if e.endswith(".unique()")]
+        # one row's sum of another name as near: the text may mean that table, 每行 or not
+        rivals = [e for rank, e in found if shared and not e.endswith(".unique()") and ".sum(" in e
+                  and rank[0] <= shared[0][0][0] and _roots(e) != _roots(shared[0][1])]
+        found = shared
+    elif query["shaped"]:  # 形状是 [1, 2]: a shape, not the values of a row
+        found = [(rank, e) for rank, e in found if e.endswith(".shape")]
+    elif query["summed"] and len(query["written"]) == 1 and not query["count"]:  # 每行之和是 1: a sum
+        found = [(rank, e) for rank, e in found if ".sum(" in e]
+    why = decide(found, query["written"], query["count"], query["counted"])
+    if rivals and why[0] in ("", "far"):
+        why = ("tie", [found[0][1], *rivals][:TIED])
+    return [e for _, e in found[:MOST]], why
+
+
+def _ranked_query(query: dict, scope: dict, origin: dict[str, int]) -> list[tuple[tuple, str]]:
+    return ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"])
+
+
+def _dot(written: list[str], scope: dict, rows: list[str]) -> str:
+    """For a written dot product whose line names its two factors (q₀·k₁ = 1×0 + 0×1 = 0: rows
+    ['q[0]', 'k[1]']): `torch.stack([q[0], k[1]], 1), q[0] @ k[1]` when the written products and
+    result agree with those rows of the lesson's names, else ''."""
+    found = [_row_of(scope, row) for row in rows]
+    if len(rows) != 2 or "torch" not in scope or any(t is None for t in found):
+        return ""
+    a, b = found
+    values = [x for pair in zip(a.tolist(), b.tolist()) for x in pair] + [float(a @ b)]
+    agree = len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values))
+    return f"torch.stack([{rows[0]}, {rows[1]}], 1), {rows[0]} @ {rows[1]}" if agree else ""
+
+
+def _row_of(scope: dict, row: str):
+    """The values of `name[i]` (a row of a table of the lesson), or None."""
+    name, index = re.fullmatch(r"(\w+)\[(\d+)\]", row).groups()
+    t = _table(scope.get(name)) if name in scope else None
+    return t[int(index)] if t is not None and t.dim() == 2 and int(index) < len(t) else None
+
+
+def _row(written: list[str], scope: dict, row: str) -> str:
+    """`q[0]` where the text says q₀=[1, 0] and that row of q agrees, else ''."""
+    t = _row_of(scope, row) if row else None
+    values = t.tolist() if t is not None else []
+    return row if len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values)) else ""
+
+
+def _beside(written: list[str], scope: dict, names: list[str]) -> str:
+    """For matrices shown side by side and named (Q = [[…]]  V = [[…]]): `torch.cat([q, v], 1)`
+    when their rows, read across, agree with the written numbers, else ''."""
+    tables = [_table(scope[n]) if n in scope else None for n in names]
+    if len(names) < 2 or "torch" not in scope or any(t is None or t.dim() != 2 for t in tables) \
+            or len({len(t) for t in tables}) != 1:
+        return ""
+    import torch
+
+    values = torch.cat(tables, 1).flatten().tolist()
+    agree = len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values))
+    return f"torch.cat([{', '.join(names)}], 1)" if agree else ""
+
+
+def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None, near: dict[str, int] | None = None,
+           count: bool = False, origin: dict[str, int] | None = None, summed: bool = True,
+           rows: bool = False) -> list[tuple[tuple, str]]:
+    """(rank, expression) of every candidate, best first; equal ranks are a tie. A run that no
+    single value matches and that reads as a written product line (a₀×b₀ + a₁×b₁ …, and its
+    result after an `=`) is looked for as the stack of the two factors' vectors,
+    `torch.stack([a, b], 1)`, followed by the result. A line multiplies the values of one
+    computation: factors from two experiment files rank after any pair from one (APART), and its
+    result is no element of the factors' own tables."""
+    tiers = (names or {}, near or {})
+    found = _direct(written, scope, tiers, count, origin or {}, summed, rows)
+    if found or count or len(written) < 4 or "torch" not in scope:
+        return found
+    if len(written) % 2:
+        factors, results = written[:-1], _direct(written[-1:], scope, tiers, False, summed=summed)
+        if not results:
+            return []
+    else:
+        factors, results = written, []
+    firsts, seconds = _direct(factors[0::2], scope, tiers, False), _direct(factors[1::2], scope, tiers, False)
+    files = lambda *es: {(origin or {}).get(n.split(".")[0], -1) for e in es for n in _roots(e)} - {-1}  # noqa: E731
+    lines = [([ra, rb], f"torch.stack([{a}, {b}], 1)", [a, b]) for ra, a in firsts for rb, b in seconds]
+    if results:
+        lines = [([*ranks, rr], f"{expr}, {r}", [*exprs, r]) for ranks, expr, exprs in lines for rr, r in results
+                 if not _roots(r) & _roots(", ".join(exprs))]  # the result is made of the factors, no element of theirs
+    return sorted(((max(r[0] for r in ranks) + (APART if len(files(*exprs)) > 1 else 0),
+                    *(max(r[i] for r in ranks) for i in range(1, len(ranks[0]) - 1)), sum(r[-1] for r in ranks)), expr)
+                  for ranks, expr, exprs in lines)
+
+
+def _chosen(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[str, object, int]]:
+    """(name, value, tier) of each value to search. Names whose values are equal whole arrays (q and k
+    when Wq = Wk; v and the component's layer_v; weights and stages.weights) stand for one quantity:
+    only the nearest of them is searched (the first defined, if equally near)."""
+    groups: dict = {}
+    for order, (name, value) in enumerate(_named(scope)):
+        t = _table(value)
+        same = (tuple(t.shape), tuple(t.flatten().tolist())) if t is not None and 1 < t.numel() <= LARGEST else name
+        groups.setdefault(same, []).append((_tier(name, *tiers), order, name, value))
+    chosen = (min(g, key=lambda m: m[:2]) for g in groups.values())
+    return sorted(((name, value, tier, order) for tier, order, name, value in chosen), key=lambda c: c[3])
+
+
+def _direct(written: list[str], scope: dict, tiers: tuple[dict, dict], count: bool,
+            origin: dict[str, int] | None = None, summed: bool = True, rows: bool = False) -> list[tuple[tuple, str]]:
+    """Candidates that agree with `written`; a sum only where the text speaks of one (`summed`), or
+    as a count of a mask. Rank: (tier, kind, for a count the file that has the name and the order
+    it was defined, length)."""
+    found = set()
+    for name, value, tier, order in _chosen(scope, tiers):
+        for kind, expr, values in _values(name, value, count, rows):
+            if not (summed or count) and ".sum(" in expr:
+                continue
+            if expr.startswith("math.sqrt(") and "math" not in scope:
+                continue
+            if len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values)):
+                rank = (tier, kind, (origin or {}).get(name.split(".")[0], -1), order, len(expr)) if count \
+                    else (tier, kind, 0, 0, len(expr))
+                found.add((rank, expr))
+    if len(written) == 1 and not count:
+        found |= {((tier, WHOLE, 0, 0, len(expr)), expr) for tier, expr, value in _selected(scope, tiers)
+                  if numbers.agrees(written[0], value)}
+    return sorted(found)
+
+
+def _selected(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[int, str, float]]:
+    """(tier, expression, value) for the one value all the cells a boolean table (a mask) selects,
+    or all it leaves, share in a table of its shape: `masked.scores[~mask].unique()`, the −∞ of
+    every blocked score."""
+    chosen = _chosen(scope, tiers)
+    masks = [(n, v) for n, v, _, _ in chosen if str(getattr(v, "dtype", "")) == "torch.bool" and v.dim() == 2]
+    out = []
+    for m, mask in masks:
+        for name, value, tier, _ in chosen:
+            t = _table(value)
+            if name == m or t is None or tuple(t.shape) != tuple(mask.shape) or str(getattr(value, "dtype", "")) == "torch.bool":
+                continue
+            for sign, cells in (("", t[mask.detach()]), ("~", t[~mask.detach()])):
+                shared = cells.unique()
+                if len(cells) and len(shared) == 1:
+                    out.append((tier, f"{name}[{sign}{m}].unique()", shared.item()))
+    return out
+
+
+def weak(written: list[str]) -> bool:
+    """Written numbers a coincidence could match: at most three significant digits in all, or a run
+    of one repeated value."""
+    digits = sum(len(re.sub(r"^[0.]+|(?<=\d)0+$", "", re.sub(r"[^\d.]", "", w).rstrip(".")).replace(".", ""))
+                 for w in written)
+    return digits <= 3 or (len(written) > 1 and len(set(written)) == 1)
+
+
+def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = False,
+           counted: str = "") -> tuple[str, list[str]]:
+    """('', []) when the first candidate is sure; else why not and the candidates that tie with it:
+    'tie' (another ranks as well, or another name comes as near in the same kind, in any kind for one
+    number: a scalar `increase` and an element `output[0, 0]` may agree by chance; for a count, the
+    first defined of equally near sizes of one experiment file wins, since sizes pass from its inputs
+    to what it computes from them, and sizes from two files are a tie) or 'far' (numbers a
+    coincidence could match, and no candidate the page names nearby; for one plain number, named
+    in its paragraph) or 'unnamed' (a count of a thing the course's terms know and no candidate named
+    for it, 三组投影; or of a thing that is no array's size, 三组向量)."""
+    if not found:
+        return "none", []
+    if counted == "other" or (counted == "named" and found[0][0][0] != COUNTS):
+        return "unnamed", []
+    (tier, _, origin, *_), best = found[0]
+    level = 2 if count or len(written) > 1 else 1  # one number: a scalar and an element are as likely
+    rivals = [e for rank, e in found[1:] if rank == found[0][0] or (rank[:level] == found[0][0][:level] and (
+        rank[2] != origin if count else _roots(e) != _roots(best)))]
+    if rivals:
+        return "tie", [best, *rivals][:TIED]
+    reach = NEAR if count or len(written) > 1 else 0  # one plain small number: named in its paragraph
+    return ("far" if weak(written) and tier > reach else ""), []

@@ -1,0 +1,744 @@
+"""The engine: each lesson's code runs once per build in a worker process of its own, and every
+result is cached by what it depends on.
+
+- A lesson's run (its EXPERIMENTS files, in order, through lessons.runner) depends on the text of
+  its own files and on the syntax trees (not the comments) of every tinylm and lessons module it
+  imported, plus the Python, torch and numpy versions. The worker reports what it imported, so
+  the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
+  lessons that import it; a prose edit reruns nothing. Each lesson keeps its last HISTORY runs
+  (`.cache/coursekit/runs/<lesson>/<key>.json`), so a file edited and put back is a hit again; the
+  whole cache stays under CACHE_BYTES, the least recently used runs pruned first with what was kept
+  under their key.
+- Page blocks and inline bindings are cached under the run's key: a block by its code and the code
+  of the blocks before it on the page (they share a namespace) and by every file of tinylm and
+  lessons (it may import or read what the run did not), a binding by its expression.
+- Workers are forked from a server that imported torch once; independent lessons run in
+  parallel on the available cores. A worker lives for one page at most, so a block that patches
+  torch or changes a tensor in place cannot leak into the next page or the next rebuild.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import hmac
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import metadata
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from coursekit.core import stamps
+
+TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
+OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
+AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
+SITE = "site"  # the session of blocks on pages of no lesson: they run in a worker with no lesson run
+FORMAT = 5  # bump when the cache layout, or what a recorded run has passed, changes
+HISTORY = 8  # runs kept per lesson: a file edited and put back finds its earlier run
+CACHE_BYTES = 512 * 1024 * 1024  # the whole cache at most; the least recently used runs go first
+
+
+class LessonError(Exception):
+    """Something in a lesson's code failed; `where` is (file, line) when known, `file` the
+    experiment file that was running (the page names the block that shows it)."""
+
+    def __init__(self, message: str, where: tuple[str, int] | None = None, ran: bool = True,
+                 file: str | None = None) -> None:
+        super().__init__(message)
+        self.where = where
+        self.ran = ran  # False: refused before it ran
+        self.file = file
+
+
+@dataclass
+class Lesson:
+    package: str  # lessons.l10
+    number: str  # "10"
+    title: str
+    experiments: list[tuple[str, str]]
+    time_limit: float = TIME_LIMIT
+    output_limit: int = OUTPUT_LIMIT
+    input_changes: tuple = ()  # (file, old, new): how its inputs may vary (coursekit.core.variations)
+    check_changes: tuple = ()  # another such change, only for checking a proposal (scripts/bench_bind.py)
+
+    @property
+    def folder(self) -> str:
+        return self.package.replace(".", "/")
+
+    @property
+    def session(self) -> str:
+        return self.package.split(".")[-1]
+
+
+def find_lessons(root: Path) -> dict[str, Lesson]:
+    """{'l10': Lesson, …}: every lessons/lNN package that lists EXPERIMENTS, read without importing it."""
+    found = {}
+    for init in sorted((root / "lessons").glob("l[0-9]*/__init__.py")):
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        names = {}
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                try:
+                    names[node.targets[0].id] = ast.literal_eval(node.value)
+                except ValueError:
+                    pass
+        if "EXPERIMENTS" not in names:
+            continue
+        session = init.parent.name
+        found[session] = Lesson(
+            package=f"lessons.{session}", number=session[1:],
+            title=(ast.get_docstring(tree) or session).strip().split("\n")[0],
+            experiments=[tuple(e) for e in names["EXPERIMENTS"]],
+            time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
+            output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
+            input_changes=tuple(tuple(c) for c in names.get("INPUT_CHANGES", ())),
+            check_changes=tuple(tuple(c) for c in names.get("CHECK_CHANGES", ())),
+        )
+    return found
+
+
+SITE_LESSON = Lesson(package="", number="", title="网站的页面", experiments=[])
+
+
+def session_of(page: str) -> str | None:
+    """The lesson a page under docs/lessons/ belongs to: docs/lessons/10-attention.md -> 'l10'."""
+    m = re.fullmatch(r"(?:.*/)?docs/lessons/(\d+)-[^/]*\.md", page)
+    return f"l{m.group(1)}" if m else None
+
+
+def versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for name in AFFECTS_OUTPUT:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "-"
+    return found
+
+
+def behaviour(text: str) -> str:
+    """A module's syntax tree without docstrings: equal for two files that differ only in words."""
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def _sha(*parts: str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+_hashes = stamps.Remembered()  # (path, to the letter) -> hash
+
+
+def file_hash(root: Path, rel: str, lesson: Lesson) -> str:
+    """Own files count to the letter (the page and notebook show them), and data files too;
+    imported modules by behaviour. Remembered per file until it may have changed (coursekit.core.stamps)."""
+    path = root / rel
+    letter = rel.startswith(lesson.folder + "/") or not rel.endswith(".py")
+    return _hashes.get(path, lambda p: _digest(p, letter), key=(str(path), letter))
+
+
+def _digest(path: Path, letter: bool) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "missing"
+    try:
+        return _sha(text) if letter else _sha(behaviour(text))
+    except SyntaxError:
+        return _sha(text)
+
+
+@dataclass
+class FileResult:
+    name: str
+    title: str
+    path: str
+    statements: list[tuple[int, int, str]]
+
+    def output(self, lines: tuple[int, int] | None = None) -> str:
+        """What the file printed, or what the statements within lines [first, last] printed."""
+        if lines is None:
+            return "".join(s[2] for s in self.statements)
+        return "".join(out for first, last, out in self.statements if first >= lines[0] and last <= lines[1])
+
+
+@dataclass
+class PagePlan:
+    """What a lesson's page will ask of its run, in its order: the expressions it binds, and its
+    blocks (code, where: `page:line`) that run in the lesson's worker."""
+
+    page: str
+    exprs: list[str]
+    blocks: list[tuple[str, str]]
+
+
+@dataclass
+class Run:
+    lesson: Lesson
+    key: str
+    files: list[FileResult]
+    error: LessonError | None = None
+    executed: bool = False  # this build ran it (False: from the cache)
+    seconds: float = 0.0
+
+    def file(self, path: str) -> FileResult | None:
+        return next((f for f in self.files if f.path == path), None)
+
+
+class Zygote:
+    """The process workers are forked from (coursekit.core.worker.zygote), started once per process."""
+
+    _lock = threading.Lock()
+    _instance = None
+
+    def __init__(self, root: Path) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "coursekit.core.worker", str(root), str(theirs.fileno())],
+            pass_fds=[theirs.fileno()], cwd=root, stdin=subprocess.DEVNULL)
+        theirs.close()
+        self.channel, self.root, self.lock = ours, Path(root), threading.Lock()
+
+    @classmethod
+    def get(cls, root: Path) -> Zygote:
+        with cls._lock:
+            z = cls._instance
+            if z is None or z.root != Path(root) or z.process.poll() is not None:
+                z = cls._instance = Zygote(root)
+            return z
+
+    def fork(self, job: dict) -> tuple[int, Connection]:
+        ours, theirs = socket.socketpair()
+        with self.lock:
+            socket.send_fds(self.channel, [json.dumps(job).encode()], [theirs.fileno()])
+            pid = int(self.channel.recv(64))
+        theirs.close()
+        return pid, Connection(ours.detach())
+
+
+class Worker:
+    """One lesson's process. Requests wait at most the time limit (plus a grace period)."""
+
+    def __init__(self, root: Path, lesson: Lesson) -> None:
+        self.lesson = lesson
+        fd, self.log = tempfile.mkstemp(prefix=f"coursekit-{lesson.number}-", suffix=".log")
+        os.close(fd)
+        settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit}
+        self.pid, self.conn = Zygote.get(root).fork(
+            {"package": lesson.package, "settings": settings, "log": self.log})
+        self.dead: LessonError | None = None
+        self.played: dict[str, str] = {}  # page -> the chain of the last block it ran there
+
+    def ask(self, request: tuple, what: str) -> dict:
+        if self.dead:
+            raise self.dead
+        try:
+            self.conn.send(request)
+            if self.conn.poll(self.lesson.time_limit + 5):
+                return self.conn.recv()
+        except (EOFError, OSError):
+            pass
+        self.dead = self._why_dead(what)
+        raise self.dead
+
+    def _log(self) -> str:
+        return Path(self.log).read_text(encoding="utf-8", errors="replace")
+
+    def _why_dead(self, what: str) -> LessonError:
+        deadline = time.monotonic() + 2  # the zygote notes the exit status in the log when it reaps
+        while "[exit " not in self._log() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self.kill()
+        log = self._log()
+        if "Timeout" in log:
+            return LessonError(f"{what}超过时间上限 {self.lesson.time_limit:g} 秒，已停止"
+                               f"（可在 {self.lesson.folder}/__init__.py 里设 TIME_LIMIT）", _innermost(log))
+        code = re.findall(r"\[exit (-?\d+)\]", log)
+        lines = [s for s in log.strip().splitlines() if s and not s.startswith("[exit")]
+        tail = " ".join(lines[-2:])[-300:]
+        return LessonError(f"{what}时工作进程意外退出（退出码 {code[-1] if code else '未知'}）"
+                           f"{('：' + tail) if tail else ''}", _innermost(log))
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except OSError:
+            pass
+        self.kill()
+        try:
+            os.unlink(self.log)
+        except OSError:
+            pass
+
+
+def _innermost(log: str) -> tuple[str, int] | None:
+    """The first lesson frame of a faulthandler dump (most recent call first)."""
+    for m in re.finditer(r'File "([^"]+)", line (\d+)', log):
+        name = m.group(1)
+        for top in ("/docs/", "/lessons/l", "/tinylm/"):
+            if top in "/" + name:
+                return top[1:] + ("/" + name).split(top, 1)[1], int(m.group(2))
+    return None
+
+
+class Build:
+    """One build's lessons: their runs (cached or executed), their workers, their block caches."""
+
+    def __init__(self, root: Path, cache: Path | None = None, planner=None) -> None:
+        self.root = Path(root)
+        self.planner = planner  # (root, lesson) -> PagePlan | None: what the lesson's page will ask
+        self.cache = cache or self.root / ".cache/coursekit"
+        self.lessons = find_lessons(self.root)
+        self.versions = versions()
+        self._runs: dict[str, Future] = {}
+        self._workers: dict[str, Worker] = {}
+        self._pool = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1))
+        self._lock = threading.Lock()
+        self.executed_seconds = 0.0
+        self.reruns = 0
+        self._key: bytes | None = None  # the cache's sealing key, read on first use
+        self._key_lock = threading.Lock()
+        self._in_use: set[str] = set()  # run keys this build uses: never pruned under it
+        self._blocks: dict[tuple[str, str], dict[str, tuple[str, str, str]]] = {}  # (session, page) -> chain -> (previous, code, where)
+        self.page_deps: dict[str, tuple[str, dict[str, str]]] = {}  # page -> (session, the files its blocks read: their hashes)
+
+    @functools.cached_property
+    def tooling(self) -> str:
+        """The kit's files, its code as it behaves (comments aside): page blocks are kept under them
+        (a block may import the kit, and the kit's example lesson is read by one). Read when a
+        block is first looked up, so a build whose pages all come from the page cache never reads it."""
+        from coursekit import KIT as kit
+
+        files = [p for p in sorted(kit.rglob("*")) if p.is_file() and "__pycache__" not in p.parts]
+        return _sha(*(f"{p.relative_to(kit).as_posix()}\0" + (behaviour(p.read_text(encoding="utf-8"))
+                      if p.suffix == ".py" else p.read_text(encoding="utf-8", errors="replace")) for p in files))
+
+    # ---- runs ---------------------------------------------------------------------------------
+    def prefetch(self, sessions=None) -> None:
+        """Start every lesson whose cached run is stale, in parallel."""
+        for session in sessions or self.lessons:
+            self._future(session)
+
+    def run(self, session: str) -> Run:
+        return self._future(session).result()
+
+    def executed(self) -> list[Lesson]:
+        """The lessons this build ran, in course order (the rest came from the cache)."""
+        with self._lock:
+            futures = dict(self._runs)
+        ran = [s for s, f in futures.items() if f.done() and not f.exception() and f.result().executed]
+        return [self.lessons[s] for s in sorted(ran, key=lambda s: (len(s), s)) if s in self.lessons]
+
+    def lesson(self, session: str) -> Lesson:
+        """The lesson of a session; SITE: the pages of no lesson (nothing runs before their blocks)."""
+        return SITE_LESSON if session == SITE else self.lessons[session]
+
+    def _future(self, session: str) -> Future:
+        with self._lock:
+            if session not in self._runs:
+                self._runs[session] = self._pool.submit(self._run, session)
+            return self._runs[session]
+
+    # ---- the run cache: a few runs per lesson, each valid while the files it read are unchanged ----
+    def _runs_of(self, lesson: Lesson) -> Path:
+        return self.cache / "runs" / (lesson.package or SITE)
+
+    def _own_files(self, lesson: Lesson) -> list[str]:
+        if not lesson.package:
+            return []
+        return [f"{lesson.folder}/__init__.py"] + [f"{lesson.folder}/{n}.py" for n, _ in lesson.experiments]
+
+    def _cached(self, lesson: Lesson) -> Run | None:
+        """The lesson's most recently used recorded run whose files all read as they did then."""
+        for path in newest_first(self._runs_of(lesson).glob("*.json")):
+            record = self.read(path)
+            if record.get("format") != FORMAT or record.get("versions") != self.versions:
+                continue
+            if record.get("experiments") != [list(e) for e in lesson.experiments]:
+                continue
+            if any(file_hash(self.root, rel, lesson) != h for rel, h in record["deps"].items()):
+                continue
+            os.utime(path)  # used: the last to be pruned
+            return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
+        return None
+
+    def _record(self, lesson: Lesson, record: dict) -> None:
+        """Keep a new run; drop this lesson's runs beyond HISTORY, then, while the cache is over
+        CACHE_BYTES, the least recently used runs of any lesson; each with its evaluations and blocks."""
+        self.write(self._runs_of(lesson) / f"{record['key']}.json", record)
+        with self._lock:
+            self._in_use.add(record["key"])
+            gone = newest_first(self._runs_of(lesson).glob("*.json"))[HISTORY:]
+            gone += [p for p in (self.cache / "runs").glob("*.json")]  # the one-record-a-lesson layout of FORMAT 4
+            for path in gone:
+                self._forget(path)
+            records = newest_first((self.cache / "runs").glob("*/*.json"))
+            total = sum(_bytes(p) for p in self.cache.rglob("*") if p.is_file())
+            for path in reversed(records):  # oldest first
+                if total <= CACHE_BYTES:
+                    break
+                if path.stem not in self._in_use:
+                    total -= self._forget(path)
+
+    def _forget(self, record: Path) -> int:
+        """Delete a recorded run with what was kept under its key; the bytes freed."""
+        key = record.stem
+        doomed = [record, self.cache / "evals" / f"{key}.json", *(self.cache / "blocks").glob(f"{key}-*/*.json")]
+        freed = sum(_bytes(p) for p in doomed)
+        for path in doomed:
+            path.unlink(missing_ok=True)
+        for folder in (self.cache / "blocks").glob(f"{key}-*"):
+            shutil.rmtree(folder, ignore_errors=True)
+        return freed
+
+    def _run(self, session: str) -> Run:
+        lesson = self.lesson(session)
+        cached = self._cached(lesson)
+        if cached is not None:
+            with self._lock:
+                self._in_use.add(cached.key)
+            return cached  # its files were scanned for typed numbers when it was recorded
+        fixed = self._fixed_print_numbers(lesson)  # about 25 ms a lesson: only when the lesson runs
+        if fixed is not None:
+            return Run(lesson, "", [], fixed)
+        start = time.perf_counter()
+        worker = Worker(self.root, lesson)
+        files, deps, error = [], set(self._own_files(lesson)), None
+        for name, title in lesson.experiments:
+            path = f"{lesson.folder}/{name}.py"
+            try:
+                answer = worker.ask(("run", name, title), f"运行 {path} ")
+            except LessonError as err:
+                error = err
+                error.file = path
+                break
+            if "error" in answer:
+                error = _lesson_error(answer["error"], f"运行 {path} 出错", path)
+                break
+            files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
+            deps.update(answer["deps"])
+        dep_hashes = {rel: file_hash(self.root, rel, lesson) for rel in sorted(deps)}
+        key = _sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT))
+        run = Run(lesson, key, files, error, executed=True, seconds=time.perf_counter() - start)
+        if error is None:
+            self._record(lesson, {
+                "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments,
+                "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
+            self._prepare_page(run, worker)
+        worker.close()  # at most one worker per core alive: the page asks for another only on a miss
+        with self._lock:
+            self.executed_seconds += run.seconds
+        return run
+
+    def _fixed_print_numbers(self, lesson: Lesson) -> LessonError | None:
+        """Numbers the lesson's code would print as typed text instead of computing them."""
+        from coursekit.core import printed
+
+        if not lesson.package:
+            return None
+        lines = []  # (file, line, the guard's words for it)
+        for path in sorted((self.root / lesson.folder).glob("*.py")):
+            rel = path.relative_to(self.root).as_posix()
+            try:
+                lines += [(rel, line[0].line, printed.describe(line))
+                          for line in printed.by_line(printed.fixed_numbers(rel, path.read_text(encoding="utf-8")))]
+            except (OSError, SyntaxError, ValueError):
+                continue  # running the file reports it, with its line
+        if not lines:
+            return None
+        (rel, line, message), others = lines[0], [f"{r}:{n}" for r, n, _ in lines[1:]]
+        more = f"（另有 {len(others)} 行：{'、'.join(others[:3])}{'…' if len(others) > 3 else ''}）" if others else ""
+        return LessonError(message + more, (rel, line), ran=False)
+
+    def comment_problems(self, session: str) -> list:
+        """The claims an experiment file of the lesson makes in its comments and docstrings
+        (coursekit.core.comments): its listings and its notebook show them to the reader. They are the
+        page's problems, not the run's: the lesson still runs, so every other number is checked too."""
+        from coursekit.core import comments, guard
+
+        lesson, found, texts = self.lessons[session], [], {}
+        for rel in self._own_files(lesson):
+            try:
+                texts[rel] = text = (self.root / rel).read_text(encoding="utf-8")
+            except OSError:
+                continue  # running the file reports it
+            found += comments.problems(rel, text, evaluate=lambda exprs: self.evaluate(session, exprs))
+        init = f"{lesson.folder}/__init__.py"
+        source = texts.get(init, "")
+        for name, title in lesson.experiments:  # the notebook's headings
+            numbers = [t.text for t in guard.claims(title)]
+            if numbers:
+                at = source.find(title)
+                found.append(guard.Problem(
+                    init, source.count("\n", 0, at) + 1 if at >= 0 else 1,
+                    f"实验 {name} 的标题「{title}」里有 {'、'.join(numbers)}：标题是笔记本里的小标题，没有地方写绑定，"
+                    "读者会当成核对过的数；标题里不写数，数写进正文并绑定", numbers[0]))
+        return found
+
+    def _prepare_page(self, run: Run, worker: Worker) -> None:
+        """While the worker still holds the lesson, evaluate what its page will ask for and run its
+        blocks, in the page's order, into the caches the page reads. What a page asks is the
+        planner's to say (coursekit.extensions.checks.plan): the engine reads no page."""
+        if self.planner is None or not run.lesson.package:
+            return
+        plan = self.planner(self.root, run.lesson)
+        if plan is None:
+            return
+        try:
+            if plan.exprs:
+                self.evaluate(run.lesson.session, plan.exprs, worker=worker, run=run)
+            previous = ""
+            for code, where in plan.blocks:
+                answer = self.execute(run.lesson.session, plan.page, previous, code, where, worker=worker, run=run)
+                if "error" in answer:
+                    break  # the page reports it, at its line
+                previous = chain(previous, code)
+        except LessonError:
+            pass  # the page asks again and reports it
+
+    # ---- the cache: only the build writes it, and what it reads is verified ----------------------
+    # Each record's first line seals the rest: an HMAC, under a key kept in the cache folder, of the
+    # record's place in the cache and its text. Lesson code can neither read that folder nor start a
+    # process that could (coursekit.core.worker), so a record it (or anything else) rewrote, moved or cut
+    # short does not verify and is run again, never shown.
+    def _seal(self, path: Path, body: str) -> str:
+        with self._key_lock:
+            if self._key is None:
+                self._key = _seal_key(self.cache)
+        place = path.relative_to(self.cache).as_posix()
+        return hmac.new(self._key, f"{place}\0{body}".encode(), hashlib.sha256).hexdigest()
+
+    def write(self, path: Path, data: dict) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = json.dumps(data, ensure_ascii=False, sort_keys=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(f"{self._seal(path, body)}\n{body}", encoding="utf-8")
+        tmp.replace(path)
+
+    def read(self, path: Path) -> dict:
+        """A record the build wrote, or {} when there is none or it does not verify."""
+        try:
+            seal, _, body = path.read_text(encoding="utf-8").partition("\n")
+        except (OSError, ValueError):
+            return {}
+        if not hmac.compare_digest(seal.encode(), self._seal(path, body).encode()):  # any text, not only hex
+            return {}
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    # ---- a live worker that has run the lesson --------------------------------------------------
+    def _worker(self, session: str) -> Worker:
+        run = self.run(session)
+        if run.error:
+            raise run.error
+        with self._lock:
+            worker = self._workers.get(session)
+        if worker is None or worker.dead:
+            self.reruns += 1  # a page asked for something its lesson's run did not prepare
+            worker = Worker(self.root, run.lesson)
+            for name, title in run.lesson.experiments:
+                answer = worker.ask(("run", name, title), f"运行 {run.lesson.folder}/{name}.py ")
+                if "error" in answer:
+                    worker.close()
+                    raise _lesson_error(answer["error"], "再次运行出错", f"{run.lesson.folder}/{name}.py")
+            with self._lock:
+                self._workers[session] = worker
+        return worker
+
+    def done_with(self, session: str) -> None:
+        """A page has used the lesson's worker: nothing it did may reach another page."""
+        with self._lock:
+            worker = self._workers.pop(session, None)
+        if worker is not None:
+            worker.close()
+
+    # ---- bindings and page blocks ----------------------------------------------------------------
+    def evaluate(self, session: str, exprs: list[str], worker: Worker | None = None, run: Run | None = None) -> list[dict]:
+        """Each expression's numbers ({'numbers': [...]}) or {'error': ...}, cached under the run."""
+        run = run or self.run(session)
+        if run.error:
+            raise run.error
+        path = self.cache / "evals" / f"{run.key}.json"
+        known = self.read(path)
+        missing = sorted({e for e in exprs if e not in known})
+        if missing:
+            answer = (worker or self._worker(session)).ask(("eval", missing), "计算绑定的表达式")
+            known.update(zip(missing, answer["values"]))
+            self.write(path, known)
+        return [known[e] for e in exprs]
+
+    def candidates(self, session: str, queries: list[tuple]) -> list[tuple[list[str], tuple[str, list[str]]]]:
+        """For each query (pages._query: written numbers, names and term stems nearby, whether they
+        count things): (the lesson's expressions that agree, best first; ('', []) when the first is
+        sure, else why not and the tied candidates: coursekit.core.candidates.decide)."""
+        if not queries:
+            return []
+        run = self.run(session)
+        if run.error:
+            raise run.error
+        answer = self._worker(session).ask(("candidates", queries), "找绑定的候选")
+        return [(found, tuple(why)) for found, why in answer["answers"]]
+
+    def execute(self, session: str, page: str, previous: str, code: str, where: str,
+                worker: Worker | None = None, run: Run | None = None) -> dict:
+        """Run a page block after the page's earlier blocks (`previous`: their chain); {'output': …}
+        or {'error': …}. Kept under the run, the kit and the chain, valid while every file of tinylm
+        and lessons the worker had imported or read by then reads as it did."""
+        run = run or self.run(session)
+        if run.error:
+            raise run.error
+        here = chain(previous, code)
+        with self._lock:
+            self._blocks.setdefault((session, page), {})[here] = (previous, code, where)
+        path = self.cache / "blocks" / f"{run.key}-{self.tooling}" / f"{here}.json"
+        known = self.read(path)
+        if isinstance(known.get("answer"), dict) and isinstance(known.get("deps"), dict) \
+                and self.unchanged(session, known["deps"]):
+            self._note_deps(page, session, known["deps"])
+            return known["answer"]
+        worker = worker or self._worker(session)
+        answer = self._catch_up(worker, session, page, previous)
+        if answer is None:
+            answer = worker.ask(("exec", code, where, page), f"运行 {where} 的代码块")
+        deps = {rel: file_hash(self.root, rel, run.lesson) for rel in answer.pop("deps", [])}
+        if "error" not in answer:
+            worker.played[page] = here
+            self.write(path, {"answer": answer, "deps": deps})
+            self._note_deps(page, session, deps)
+        return answer
+
+    def _catch_up(self, worker: Worker, session: str, page: str, previous: str) -> dict | None:
+        """Have the worker run the page's earlier blocks first when it has not (they came from the
+        cache, or another worker ran them): a block may use what they defined. An error of theirs
+        is the answer; None when the worker is ready."""
+        if worker.played.get(page, "") == previous:
+            return None
+        with self._lock:
+            known = dict(self._blocks.get((session, page), {}))
+        earlier = []
+        while previous and previous in known:
+            previous, code, where = known[previous]
+            earlier.append((code, where))
+        if previous:  # an earlier block this build never saw: run as asked (as before)
+            return None
+        worker.ask(("forget", page), "重新开始这一页的代码块")
+        for code, where in reversed(earlier):
+            answer = worker.ask(("exec", code, where, page), f"运行 {where} 的代码块")
+            if "error" in answer:
+                return answer
+        return None
+
+    def unchanged(self, session: str, deps: dict) -> bool:
+        """Every file in `deps` (path -> hash) reads as it did."""
+        lesson = self.lesson(session)
+        return all(isinstance(h, str) and file_hash(self.root, rel, lesson) == h for rel, h in deps.items())
+
+    def _note_deps(self, page: str, session: str, deps: dict) -> None:
+        with self._lock:
+            _, before = self.page_deps.get(page, (session, {}))
+            self.page_deps[page] = (session, {**before, **deps})
+
+    def close(self) -> None:
+        with self._lock:
+            workers, self._workers = list(self._workers.values()), {}
+        for w in workers:
+            w.close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def newest_first(paths) -> list[Path]:
+    stamped = []
+    for path in paths:
+        try:
+            stamped.append((path.stat().st_mtime_ns, path.name, path))
+        except OSError:  # pruned meanwhile
+            pass
+    return [p for *_, p in sorted(stamped, reverse=True)]
+
+
+def _bytes(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _seal_key(cache: Path) -> bytes:
+    """The cache's sealing key, made on first use (readable by its owner only)."""
+    path = cache / "seal.key"
+    try:
+        key = path.read_bytes()
+        if len(key) == 32:
+            return key
+    except OSError:
+        pass
+    cache.mkdir(parents=True, exist_ok=True)
+    key = os.urandom(32)
+    tmp = cache / f"seal.key.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(key)
+    os.replace(tmp, path)
+    return key
+
+
+def _lesson_error(info: dict, what: str, file: str | None = None) -> LessonError:
+    """A failing assert says what it checked (its message, or its source: coursekit.core.worker);
+    any other exception its type and message."""
+    where = tuple(info["where"]) if info.get("where") else None
+    if info["type"] == "AssertionError":
+        return LessonError(f"核对失败{'：' + info['message'] if info['message'] else ''}", where, file=file)
+    return LessonError(f"{what}：{info['type']}{': ' + info['message'] if info['message'] else ''}", where, file=file)
+
+
+def chain(previous: str, code: str) -> str:
+    return _sha(previous, code)
+
+
+@dataclass
+class Current:
+    """The build the Markdown extension uses: the MkDocs hooks open and close one per build (and
+    start every stale lesson in parallel); under other builders (Zensical) each lesson page
+    opens one of its own, which reads the same cache."""
+
+    build: Build | None = None  # set by the MkDocs hooks for the length of a build
+    root: Path | None = None
+    hooks: bool = False  # MkDocs hooks report the problems; otherwise the extension raises them
+    pages: dict = field(default_factory=dict)  # path -> problems of the page just converted
+    records: dict = field(default_factory=dict)  # path -> what it showed that code computed (coursekit.core.manifest)
+    hook_state: dict = field(default_factory=dict)  # the MkDocs hooks' state, across serve rebuilds
+
+
+current = Current()

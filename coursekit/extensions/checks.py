@@ -1,0 +1,353 @@
+"""The course's Python-Markdown extension: it checks a lesson page while it is converted, so MkDocs
+and Zensical (which runs Markdown extensions, but no MkDocs hooks) check the same things.
+
+Before pymdownx.snippets and superfences see the page, a preprocessor
+- finds the page's file (builders pass the text without its front matter, not its path),
+- binds every `{=expr}` annotation to the lesson's live values and checks every number a reader
+  sees (coursekit.core.guard), in the page, its front-matter title and the Markdown it includes,
+- removes the annotations, and tags each executed block with its file and line (`src=`), so a
+  failing block is reported where it stands (coursekit.extensions.fence runs the blocks).
+At the end (a last treeprocessor, once every block has run) it hands the page's problems to the MkDocs hooks, which show them on the
+served page or stop the build; with no hooks in charge it raises, so any builder fails.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown import Extension
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+from coursekit.core import CourseError, engine, guard, manifest, scan, shown, stamps, widgets
+from coursekit.extensions import authoring
+
+log = logging.getLogger("coursekit")
+LESSON_PAGES = "docs/lessons/"
+SESSION = re.compile(r'\bsession="?(l\d+)"?')
+# pymdownx.snippets' include lines: `--8<-- "file"` ('file', "file:3:5", "file:section"), and the
+# block form (a `--8<--` line, file names one per line, a `--8<--` line).
+INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+(?P<q>["'])(?P<spec>[^"']+)(?P=q)[ \t]*$""")
+BLOCK = re.compile(r"^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]*$")
+
+class PageProblems(CourseError):
+    """A page has drifted numbers or failing code; the message has one line per problem."""
+
+
+
+def plan(root: Path, lesson: engine.Lesson) -> engine.PagePlan | None:
+    """What a lesson's page will ask of its run, as this extension asks it: the expressions of its
+    annotations and widgets, and its blocks that run in the lesson's worker, in page order (as
+    superfences runs them; another order only costs a rerun). None: the lesson has no page."""
+    page = next(iter(sorted((root / LESSON_PAGES).glob(f"{lesson.number}-*.md"))), None)
+    if page is None:
+        return None
+    rel = page.relative_to(root).as_posix()
+    _, fm_lines, body = scan.front_matter(page.read_text(encoding="utf-8"))
+    exprs = guard.scan_page(rel, body).expressions + widgets.declared(body)
+
+    def runs_here(f) -> bool:
+        m = re.search(r'\bsession="?(\w+)"?', f.info)
+        return f.executed and "file=" not in f.info and (m is None or m.group(1) == lesson.session)
+
+    blocks = [("\n".join(f.lines), f"{rel}:{fm_lines + f.start}") for f in scan.fences(body) if runs_here(f)]
+    return engine.PagePlan(rel, exprs, blocks)
+
+@dataclass
+class PageState:
+    path: str  # docs/lessons/10-attention.md
+    root: Path
+    session: str | None
+    build: engine.Build | None
+    owns_build: bool
+    problems: list[guard.Problem] = field(default_factory=list)
+    bound: list[guard.Bound] = field(default_factory=list)
+    chain: str = ""
+    broken: bool = False  # a block failed: later blocks of the page are not run (one cause, one error)
+    shown: list[shown.Shown] = field(default_factory=list)  # what code put on the page (coursekit.core.shown)
+    widget_values: dict = field(default_factory=dict)  # widget expressions, evaluated before the blocks (coursekit.core.widgets)
+
+
+class _Pages:
+    """The page files under docs/, to find which one a builder is converting."""
+
+    def __init__(self) -> None:
+        self.seen = stamps.Remembered()  # page -> its text
+
+    def locate(self, root: Path, text: str) -> tuple[str, int, str]:
+        """(path, line of the text's first line, front matter) of the page holding `text`."""
+        best = None
+        for path in sorted((root / "docs").rglob("*.md")):
+            full = self.seen.get(path, lambda p: p.read_text(encoding="utf-8"))
+            fm, fm_lines, body = scan.front_matter(full)
+            if body == text or body.strip() == text.strip():
+                offset = body.find(text.strip()[:200]) if body != text else 0
+                first = fm_lines + 1 + body.count("\n", 0, max(offset, 0))
+                best = (path.relative_to(root).as_posix(), first, fm)
+                break
+        return best or ("<page>", 1, "")
+
+
+_pages = _Pages()
+
+
+class GuardPreprocessor(Preprocessor):
+    def run(self, lines: list[str]) -> list[str]:
+        text = "\n".join(lines)
+        root = engine.current.root or Path.cwd()
+        path, first, fm = _pages.locate(root, text)
+        if path == "<page>":
+            return lines  # markdown-exec converting a block's output, or text from elsewhere
+        session = page_session(path, text, fm)
+        build, owns = engine.current.build, False
+        if session and build is None:
+            build, owns = engine.Build(root, planner=plan), True
+        if session and build is not None and session not in build.lessons:
+            session = None
+        state = PageState(path, root, session, build, owns)
+        self.md.coursekit = state
+        if session:
+            try:
+                run = build.run(session)
+                if run.error:
+                    _lesson_failed(state, run.error, path, text, first)
+            except engine.LessonError as err:
+                _lesson_failed(state, err, path, text, first)
+            if session == engine.session_of(path) and not state.broken:  # the lesson's own page reports
+                try:  # its files' comments; a failed run is the one error
+                    state.problems += build.comment_problems(session)
+                except engine.LessonError as err:
+                    _lesson_failed(state, err, path, text, first)
+        out = _check(state, path, text, first)
+        widgets.prepare(state, out)  # what the page's widgets show is bound like its numbers
+        if fm:
+            title = re.search(r"^title:[ \t]*(.*)$", fm, re.M)
+            if title:
+                line = 2 + fm.count("\n", 0, title.start())
+                _check(state, path, title.group(1), line, strip=False)
+        return out.split("\n")
+
+
+def _check(state: PageState, path: str, text: str, first: int, strip: bool = True) -> str:
+    """Check one piece of Markdown (a page, an included file, a title); return what the reader gets."""
+    found = guard.scan_page(path, text, first)
+    exprs = found.expressions
+    values: dict[str, dict] = {}
+    if exprs and state.broken:
+        values = None  # the lesson's code failed: that is the one error, not every binding
+    elif exprs:
+        if state.session is None:
+            from coursekit.extensions import facts  # a page of no lesson binds to the kit's own numbers
+
+            values = dict(zip(exprs, facts.evaluate(exprs)))
+        else:
+            try:
+                values = dict(zip(exprs, state.build.evaluate(state.session, exprs)))
+            except engine.LessonError as err:
+                _lesson_failed(state, err, path, text, first)
+                values = None
+    if values is not None:
+        state.bound += guard.bind(found, values)
+        if found.unbound and state.session is not None:
+            authoring.propose(state.build, state.root, state.session, found)  # 写 {=…} 绑定？
+        state.problems += found.problems
+    if not strip:
+        return text
+    out = _tag_blocks(found.stripped(), path, first)
+    return _include(state, out, path, first)
+
+
+def _include(state: PageState, text: str, path: str, first: int) -> str:
+    """Text included into the prose with pymdownx.snippets is checked as its own file (its own
+    lines in messages), then put in place, so snippets has nothing left to include there."""
+    lines = text.split("\n")
+    fence_of = {n: f for f in scan.fences(text) for n in range(f.start, f.end + 1)}
+    out, i = [], 0
+    while i < len(lines):
+        line, m = lines[i], INCLUDE.match(lines[i])
+        specs, indent, end = [], "", i
+        if m and _included(state.root, m["spec"]) is None:  # reported here: snippets would stop the build
+            out.append(m["indent"] + _missing(state, path, first + i, [m["spec"]]))
+            i += 1
+            continue
+        fence = fence_of.get(i + 1)
+        if m and fence is not None and fence.lang in ("python", "py") and not fence.executed:
+            piece = _shown_source(state, m["spec"])  # a listing of a file: its comments are text a reader sees
+            if piece is not None:  # shown without the annotations binding its comments
+                out += [m["indent"] + s if s else s for s in guard.strip_annotations(piece).split("\n")]
+                i += 1
+                continue
+        displayed = fence is not None and not fence.executed and fence.lang not in scan.CODE_LANGS
+        if m and (fence is None or displayed):
+            specs, indent = [m["spec"]], m["indent"]  # in prose, or shown as a displayed block's text
+        elif BLOCK.match(line) and fence is None:
+            close = next((j for j in range(i + 1, len(lines)) if BLOCK.match(lines[j])), None)
+            if close is not None:
+                specs = [s.strip() for s in lines[i + 1 : close] if s.strip()]
+                indent, end = BLOCK.match(line)["indent"], close
+        pieces = [_included(state.root, spec) for spec in specs]
+        if None in pieces:
+            out.append(indent + _missing(state, path, first + i, [s for s, p in zip(specs, pieces) if p is None]))
+            i = end + 1
+            continue
+        if not specs:
+            out.append(line)  # not an include
+            i += 1
+            continue
+        for rel, body, start in pieces:
+            checked = _check(state, rel, body, start)
+            out += [indent + s if s else s for s in checked.split("\n")]
+        i = end + 1
+    return "\n".join(out)
+
+
+def _missing(state: PageState, path: str, line: int, specs: list[str]) -> str:
+    """Report includes that name no file (or no such section of one) at their line, and what the
+    page shows instead: pymdownx.snippets would raise, which stops a build and leaves `mkdocs serve`
+    answering nothing until the file is back."""
+    for spec in specs:
+        rel, _, section = spec.partition(":")
+        why = (f"{rel} 里没有 [start:{section}] 与 [end:{section}] 标出的一段" if (state.root / rel).is_file()
+               else f"找不到文件 {rel}（删掉或改名了吗？）")
+        state.problems.append(guard.Problem(path, line, f"--8<-- 引入的 {spec} 不存在：{why}", kind="code"))
+    return f"（这里要引入的 {'、'.join(specs)} 不存在）"
+
+
+def _shown_source(state: PageState, spec: str) -> str | None:
+    """The claims in the comments and docstrings of the Python that a code block includes; the
+    included text (None: not one snippets can include, it reports that)."""
+    from coursekit.core import comments
+
+    piece = _included(state.root, spec)
+    if piece is None:
+        return None
+    rel, body, start = piece
+    if rel.endswith(".py") and not re.match(r"lessons/l\d+/", rel):  # a lesson's own files are its
+        # page's (engine.Build.comment_problems), reported once
+        whole = (state.root / rel).read_text(encoding="utf-8")
+        state.problems += comments.problems(rel, whole, start, start + body.count("\n"))
+    return body
+
+
+def _included(root: Path, spec: str) -> tuple[str, str, int] | None:
+    """(file, the text snippets would insert, its first line) for `file`, `file:a:b` or `file:name`."""
+    rel, _, rest = spec.partition(":")
+    file = root / rel
+    if not file.is_file():
+        return None
+    lines = file.read_text(encoding="utf-8").split("\n")
+    if not rest:
+        return rel, "\n".join(lines), 1
+    parts = rest.split(":")
+    if all(p.isdigit() or not p for p in parts):
+        a = int(parts[0]) if parts[0] else 1
+        b = int(parts[1]) if len(parts) > 1 and parts[1] else len(lines)
+        return rel, "\n".join(lines[a - 1 : b]), a
+    start = next((k for k, s in enumerate(lines) if f"--8<-- [start:{rest}]" in s), None)
+    stop = next((k for k, s in enumerate(lines) if f"--8<-- [end:{rest}]" in s), None)
+    if start is None or stop is None:
+        return None
+    return rel, "\n".join(lines[start + 1 : stop]), start + 2
+
+
+def _lesson_failed(state: PageState, err: engine.LessonError, path: str, text: str, first: int) -> None:
+    """Reported at the block that shows the failing file (failure_line), never the title."""
+    where = f"（{err.where[0]}:{err.where[1]}）" if err.where else ""
+    if not any(p.message.startswith("本讲的代码") for p in state.problems):
+        line = failure_line(state.root, text, first, err)
+        state.problems.append(guard.Problem(path, line, f"本讲的代码{'运行失败' if err.ran else '没有运行'}{where}：{err}",
+                                            kind="code" if err.ran else "drift"))
+    state.broken = True
+
+
+def failure_line(root: Path, text: str, first: int, err: engine.LessonError) -> int:
+    """The line of a page (`text`, whose first line is line `first`) to report a lesson's failing
+    code at: the block that shows the failing file (the one whose section holds the failing line,
+    else its first), else the block that shows the experiment that was running, else the page's
+    first block that runs or shows code, else its first line after the title. Never the title
+    itself: it says nothing about where to look."""
+    from coursekit.extensions.fence import sections
+
+    blocks = [f for f in scan.fences(text) if f.executed or LISTING.search(f.info)]
+    wanted = [err.where, (err.file, 0) if err.file else None]
+    for path, line in (w for w in wanted if w):
+        showing = []  # (block, whether its section holds the line)
+        for f in blocks:
+            m = LISTING.search(f.info)
+            try:
+                parts = sections(m.group(1), root) if m else []
+            except (OSError, ValueError):
+                continue
+            showing += [(f, a <= line <= b) for p, _, (a, b) in parts if p == path]
+        if showing:
+            block = next((f for f, holds in showing if holds), showing[0][0])
+            return first + block.start - 1
+    if blocks:
+        return first + blocks[0].start - 1
+    lines = text.split("\n")
+    title = next((i for i, s in enumerate(lines) if re.match(r"#\s", s)), -1)
+    after = next((i for i, s in enumerate(lines) if i > title and s.strip()), max(title, 0))
+    return first + after
+
+
+LISTING = re.compile(r'\bfile="([^"]+)"')
+
+
+def page_session(path: str, text: str, fm: str = "") -> str | None:
+    """A lesson page runs in its lesson (docs/lessons/10-….md: l10); another page names one in its
+    front matter (`session: l10`) or on an executed block (session="l10")."""
+    m = FRONT_SESSION.search(fm) or SESSION.search(text)
+    return engine.session_of(path) or (m.group(1) if m else None)
+
+
+FRONT_SESSION = re.compile(r"^session:[ \t]*[\"']?(l\d+)[\"']?[ \t]*$", re.M)
+
+
+def _tag_blocks(text: str, path: str, first: int) -> str:
+    """Add src="file:line" to each executed block's opening line (coursekit.extensions.fence reads it)."""
+    lines = text.split("\n")
+    for f in scan.fences(text):
+        if f.executed and "src=" not in f.info:
+            lines[f.start - 1] += f' src="{path}:{first + f.start - 1}"'
+    return "\n".join(lines)
+
+
+class ReportTreeprocessor(Treeprocessor):
+    """Runs once per page, after every block has run (the toc runs postprocessors many times)."""
+
+    def run(self, root):
+        state: PageState | None = getattr(self.md, "coursekit", None)
+        if state is None:
+            return None
+        self.md.coursekit = None
+        if state.build is not None:
+            state.build.done_with(state.session or engine.SITE)
+        if state.owns_build:
+            state.build.close()
+        if state.session and state.path.startswith(LESSON_PAGES) and not state.broken:
+            state.problems += shown.finish(state.root, state.path, state.shown)
+        problems = sorted(state.problems, key=lambda p: (p.path != state.path, p.path, p.line))
+        engine.current.pages[state.path] = problems
+        engine.current.records[state.path] = manifest.page_record(state)
+        if problems and not engine.current.hooks:
+            for p in problems:
+                log.error(p.format())
+            raise PageProblems(f"{state.path}: {len(problems)} 处问题（见上）")
+        return None
+
+
+class CourseExtension(Extension):
+    def extendMarkdown(self, md) -> None:  # Python-Markdown's name
+        md.registerExtension(self)
+        md.preprocessors.register(GuardPreprocessor(md), "coursekit_guard", 33)  # before snippets (32)
+        md.treeprocessors.register(ReportTreeprocessor(md), "coursekit_report", -100)
+
+    def reset(self) -> None:
+        pass
+
+
+def makeExtension(**kwargs):  # Python-Markdown's name
+    return CourseExtension(**kwargs)

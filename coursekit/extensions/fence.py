@@ -1,0 +1,186 @@
+"""Executed ```python blocks: markdown-exec's syntax and rendering, the course engine's execution.
+
+A block on a lesson page (`session="lNN"`) runs in that lesson's worker, after the lesson's
+experiments, and its result is cached (coursekit.core.engine). A block may also show sections of the
+files that ran, with what those sections printed in that same run, instead of running anything:
+
+    ```python exec="1" file="lessons/l10/projections.py:listing" source="above" result="output"
+    ```
+
+`file` takes one or more `path:section` (or a whole `path`), separated by spaces. A block on a page
+of no lesson runs the same way, in a worker of its own (engine.SITE) with nothing run before it; a
+block naming another lesson's session is refused at its line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import markdown_exec
+from markdown_exec import base_format
+from markupsafe import Markup
+
+from coursekit.core import engine, guard, printed, shown, widgets
+
+OURS = ("src", "file")
+
+
+def validator(language, inputs, options, attrs, md) -> bool:
+    ours = {k: inputs.pop(k) for k in OURS if k in inputs}
+    if ours.get("file"):
+        inputs.setdefault("exec", "1")
+    ok = markdown_exec.validator(language, inputs, options, attrs, md)
+    options.update(ours)
+    return ok
+
+
+def formatter(source, language, css_class, options, md, **kwargs):
+    ours = {k: options.pop(k, "") for k in OURS}
+    state = getattr(md, "coursekit", None)
+    if state is None:  # Markdown converted without the course's extension: not a page of the site
+        return markdown_exec.formatter(source, language, css_class, options, md, **kwargs)
+    where = ours["src"] or f"{state.path}:1"
+    named = options.get("session", "")
+    if named and named != (state.session or ""):
+        return _failed(state, where, {"type": "", "message": _elsewhere(named, state.session), "where": None},
+                       "代码块没有运行")
+    if ours["file"]:
+        if not state.session:
+            return _plain_listing(ours["file"], md, options, state)
+        return _unsearched(_listing(state, ours["file"], where, md, options))
+    session = state.session or engine.SITE  # a page of no lesson: a worker with nothing run before
+
+    def run(code: str, **_) -> str:
+        # A failure is reported once, by the page's problems; the block shows it instead of output
+        # (raising would have markdown-exec log the whole block again, for this and every later block).
+        if state.broken:
+            return ""
+        try:
+            typed = printed.fixed_numbers(where, code)
+        except SyntaxError:
+            typed = []  # running it reports the error, with its line
+        if typed:
+            path, _, line = where.rpartition(":")
+            return _failed(state, where, {"type": "", "message": printed.describe(printed.by_line(typed)[0]),
+                                          "where": (path, int(line) + typed[0].line)}, "代码块没有运行", "drift")
+        previous, state.chain = state.chain, engine.chain(state.chain, code)
+        try:
+            answer = state.build.execute(session, state.path, previous, code, where)
+        except engine.LessonError as err:
+            answer = {"error": {"type": "", "message": str(err), "where": err.where}}
+        if "error" in answer:
+            return _failed(state, where, answer["error"])
+        widgets.check(state, where, answer)  # the widgets it embedded, what it changed in place
+        return answer["output"]
+
+    printed_out: list[str] = []
+
+    def shown_run(code: str, **kw) -> str:
+        printed_out.append(run(code, **kw))
+        return printed_out[-1]
+
+    html = base_format(language="python", run=shown_run, code=source, md=md, **options)
+    _record(state, where, shown.EXECUTED, source, "".join(printed_out))
+    return _unsearched(html)
+
+
+def _record(state, where: str, block: str, code: str, output: str) -> None:
+    """What this block shows, for the page's reviewed record (coursekit.core.shown)."""
+    state.shown.append(shown.Shown(int(where.rpartition(":")[2] or 1), block, code, output))
+
+
+def _unsearched(html: str) -> str:
+    """Code and what code printed stay out of the search index: it holds the lesson's words once.
+
+    The mark goes on each block (code, output, figure), not on a wrapper: Material's search parser
+    matches elements by tag name, so a wrapping div would end its exclusion at the first inner div.
+    Names and whitespace lose their highlighting spans: Material colours them as plain code anyway,
+    and they are half of a listing's elements (a lighter page for the browser to lay out).
+    """
+    html = re.sub(r'<span class="[nw]">([^<]*)</span>', r"\1", str(html))
+    return Markup(re.sub(r"<(div|figure|table)(?=[\s>])", r"<\1 data-search-exclude", html))
+
+
+def _elsewhere(named: str, own: str | None) -> str:
+    page = f"这一页属于 {own}" if own else "这一页不属于哪一讲"
+    return (f"它写了 session=\"{named}\"，可{page}：页面上的代码块都在本页的那一讲里运行"
+            "（页面开头的 front matter 写 session: lNN 指定），删掉这个选项，或把代码块移到那一讲的页面上")
+
+
+def _failed(state, where: str, error: dict, headline: str = "代码块执行出错", kind: str = "code") -> str:
+    """Report a block's failure at the block (`kind` as guard.Problem: "code", or "drift" for
+    numbers typed instead of computed); a failing assert says what it checked."""
+    path, _, line = where.rpartition(":")
+    inner = error.get("where")
+    at = ""
+    if inner and inner[0] != path:
+        at = f"（{inner[0]}:{inner[1]}）"
+    elif inner and str(inner[1]) != line:
+        at = f"（第 {inner[1]} 行）"
+    if error.get("type") == "AssertionError":
+        what = f"核对失败：{error['message']}" if error["message"] else "核对失败"
+    else:
+        what = f"{error['type']}: {error['message']}" if error.get("type") else error["message"]
+    message = f"{headline}{at}：{what}"
+    state.problems.append(guard.Problem(path, int(line), message, kind=kind))
+    state.broken = True
+    return message
+
+
+def sections(spec: str, root: Path) -> list[tuple[str, str, tuple[int, int]]]:
+    """[(path, code, (first line, last line))] for each `path:section` or `path` in spec; the code as
+    the reader sees it, without the annotations that bind its comments' numbers (coursekit.core.comments)."""
+    out = []
+    for item in spec.split():
+        path, _, name = item.partition(":")
+        if not (root / path).is_file():
+            raise FileNotFoundError(f"要展示的文件 {path} 不存在（删掉或改名了吗？）")
+        lines = guard.strip_annotations((root / path).read_text(encoding="utf-8")).split("\n")
+        if not name:
+            out.append((path, "\n".join(lines).strip("\n"), (1, len(lines))))
+            continue
+        start = next((i for i, s in enumerate(lines) if re.search(rf"--8<-- \[start:{re.escape(name)}\]", s)), None)
+        end = next((i for i, s in enumerate(lines) if re.search(rf"--8<-- \[end:{re.escape(name)}\]", s)), None)
+        if start is None or end is None or end < start:
+            raise FileNotFoundError(f"{path} 里没有标记为 {name} 的段落（# --8<-- [start:{name}] … [end:{name}]）")
+        body = [s for s in lines[start + 1 : end] if "--8<--" not in s]
+        out.append((path, "\n".join(body).strip("\n"), (start + 2, end)))
+    return out
+
+
+def _listing(state, spec: str, where: str, md, options):
+    """Show sections of files that ran, with what they printed in this build's run of the lesson."""
+    try:
+        parts = sections(spec, state.root)
+    except (OSError, FileNotFoundError) as err:
+        message = _failed(state, where, {"type": "", "message": str(err)})
+        return base_format(language="python", run=lambda code, **_: message, code="", md=md, **options)
+    try:
+        run = state.build.run(state.session)
+    except engine.LessonError:
+        run = None
+    output = ""
+    if run is not None:  # the files that ran show what they printed, also when a later one failed
+        for path, _, lines in parts:
+            result = run.file(path)
+            if result is not None:
+                output += result.output(lines)
+    code = "\n\n".join(code for _, code, _ in parts)
+    if not state.broken:
+        _record(state, where, spec, code, output)
+    extra = options.setdefault("extra", {})
+    if "title" not in extra and len({p for p, _, _ in parts}) == 1:
+        extra["title"] = parts[0][0]
+    return base_format(language="python", run=lambda _code, **_: output, code=code, md=md, **options)
+
+
+def _plain_listing(spec: str, md, options, state):
+    root = state.root if state is not None else Path.cwd()
+    try:
+        code = "\n\n".join(code for _, code, _ in sections(spec, root))
+    except FileNotFoundError as err:
+        message = _failed(state, options.get("src", f"{state.path}:1"), {"type": "", "message": str(err)})
+        return base_format(language="python", run=lambda code, **_: message, code="", md=md, **options)
+    options["source"], options["result"] = options.get("source") or "above", ""
+    return base_format(language="python", run=lambda code, **_: "", code=code, md=md, **options)

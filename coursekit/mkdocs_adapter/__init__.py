@@ -1,0 +1,1 @@
+"""The MkDocs adapter: hooks, serve, page cache, search, notebook pages (see coursekit)."""
