@@ -6,8 +6,9 @@ the same arithmetic on the reader's edits (the exercises), which the browser tes
 
 With a mask (`steps(q, k, v, mask)`), the data also carry the mask and the scaled scores before it
 (`scaled`); the demo shows the mask as its own stage between 缩放 and Softmax. A masked score is
-−∞, which JSON cannot hold (`json.dumps` writes `-Infinity`, which `JSON.parse` rejects): it is
-written as null, and the script reads it back as −∞ where the mask says so.
+minus infinity, which JSON cannot hold (`json.dumps` writes `-Infinity`, which `JSON.parse`
+rejects): it is written as null, and the script reads it back as minus infinity where the mask
+says so.
 
 A lesson page embeds a widget with `widget`, naming the lesson expressions it shows:
 
