@@ -11,6 +11,8 @@
 - `coursekit.mkdocs_adapter`: what only MkDocs (with Material and mkdocs-jupyter) gets: hooks,
   the incremental serve, the page cache, search, notebook pages. The only layer that imports
   `mkdocs`, `material` or `mkdocs_jupyter`, and the only one that touches their private APIs.
+- `coursekit.zensical_adapter`: what Zensical, which runs the extensions but no hooks and has no
+  module API, is handed to build the same site (`python -m coursekit.zensical_adapter build`).
 - `coursekit/example`: the kit's own example lesson, for its documentation and tests.
 
 tests/test_layers.py checks the rule.

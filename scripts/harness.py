@@ -11,6 +11,7 @@ import http.server
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -202,15 +203,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class MkdocsServe:
-    """`mkdocs serve` of the tree at `repo` on a free port, its log collected as it runs."""
+SERVE = {"mkdocs": ["-m", "mkdocs", "serve", "-a"], "zensical": ["-m", "coursekit.zensical_adapter", "serve", "-a"]}
 
-    def __init__(self, repo: Path):
+
+class MkdocsServe:
+    """`mkdocs serve` of the tree at `repo` on a free port, its log collected as it runs (`builder`
+    "zensical": the kit's Zensical adapter's serve instead)."""
+
+
+    def __init__(self, repo: Path, builder: str = "mkdocs"):
         self.repo = Path(repo)
         self.port, self.lines = free_port(), []
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
-                                     cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.proc = subprocess.Popen([sys.executable, *SERVE[builder], f"127.0.0.1:{self.port}"],
+                                     cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     start_new_session=True)
         threading.Thread(target=lambda: self.lines.extend(self.proc.stdout), daemon=True).start()
 
     @property
@@ -243,7 +250,7 @@ class MkdocsServe:
         return html
 
     def stop(self) -> None:
-        self.proc.terminate()
+        os.killpg(self.proc.pid, signal.SIGTERM)  # and what it started (the adapter starts Zensical)
         self.proc.wait(timeout=30)
 
 

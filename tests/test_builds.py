@@ -147,9 +147,37 @@ def test_a_failing_check_says_what_it_checked_at_the_block_that_shows_it(scratch
 
 
 def zensical(repo):
+    """The site built by Zensical, as the README says to: through the kit's Zensical adapter."""
     env = {**os.environ, "PYTHONPATH": str(repo)}
-    return subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=repo, env=env,
+    return subprocess.run([sys.executable, "-m", "coursekit.zensical_adapter", "build"], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=600)
+
+
+def article_texts(site) -> dict[str, str]:
+    """Each HTML page of a built site: its article's text, whitespace folded (None: no article)."""
+    out = {}
+    for path in sorted(site.rglob("*.html")):
+        article = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser").select_one("article")
+        out[path.relative_to(site).as_posix()] = " ".join(article.get_text(" ").split()) if article else None
+    return out
+
+
+def test_zensical_builds_the_same_site_as_mkdocs(tmp_path):
+    """Every page MkDocs builds (notebook pages too), with the same article text (the footer, the
+    home page's table, each lesson's live numbers and outputs), and the same notebooks to download."""
+    from tests.conftest import copy_repo
+
+    repo = copy_repo(tmp_path / "repo", with_cache=True)
+    built = mkdocs_build(repo, tmp_path / "mkdocs", SOURCE_DATE_EPOCH="1700000000")
+    assert built.returncode == 0, built.stderr[-3000:]
+    result = zensical(repo)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    ours, theirs = article_texts(tmp_path / "mkdocs"), article_texts(repo / "site")
+    assert sorted(ours) == sorted(theirs)
+    assert [p for p in ours if ours[p] != theirs[p]] == []
+    assert any(p.endswith("-notebook/index.html") for p in ours) and any("本页构建自提交" in (t or "") for t in ours.values())
+    notebooks = lambda site: {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*.ipynb")}  # noqa: E731
+    assert notebooks(tmp_path / "mkdocs") == notebooks(repo / "site") != {}
 
 
 def test_zensical_builds_the_site_with_live_values(scratch):

@@ -1,6 +1,6 @@
 """coursekit's layers (coursekit/__init__.py): the core imports no builder and no Markdown library,
-the extensions import no builder, and only the MkDocs adapter imports MkDocs, Material or
-mkdocs-jupyter. Imports inside functions count too. The engine plans no page run by reading pages."""
+the extensions import no builder, only the MkDocs adapter imports MkDocs, Material or
+mkdocs-jupyter, and the Zensical adapter imports nothing of MkDocs'. Imports inside functions count too. The engine plans no page run by reading pages."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from tests.conftest import ROOT
 BUILDERS = {"mkdocs", "material", "mkdocs_jupyter", "zensical"}
 MARKDOWN = {"markdown", "pymdownx", "markdown_exec"}
 RULES = {  # layer -> what its modules may not import
-    "core": BUILDERS | MARKDOWN | {"coursekit.extensions", "coursekit.mkdocs_adapter"},
-    "extensions": BUILDERS | {"coursekit.mkdocs_adapter"},
+    "core": BUILDERS | MARKDOWN | {"coursekit.extensions", "coursekit.mkdocs_adapter", "coursekit.zensical_adapter"},
+    "extensions": BUILDERS | {"coursekit.mkdocs_adapter", "coursekit.zensical_adapter"},
+    "zensical_adapter": BUILDERS - {"zensical"} | {"coursekit.mkdocs_adapter"},  # one adapter knows no other
 }
 
 

@@ -37,10 +37,10 @@ def build_info(root: Path) -> dict[str, str]:
     }
 
 
-def html(info: dict[str, str], page, repository: str) -> str:
-    """The footer; the report link pre-fills the issue form's lesson, section and commit."""
-    title = page.meta.get("title") or page.title
-    lesson = f"{title} {page.url}"
+def html(info: dict[str, str], title: str, url: str, repository: str) -> str:
+    """The footer of the page `title` at `url`; the report link pre-fills the issue form's lesson,
+    section and commit."""
+    lesson = f"{title} {url}"
     query = urlencode({"template": "lesson-error.yml", "title": f"[讲义] {title}",
                        "lesson": lesson, "section": "", "commit": info["commit"]})
     report = (f' · <a class="tl-report" href="{escape(repository.rstrip("/"))}/issues/new?{escape(query)}" '

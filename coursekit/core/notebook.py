@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
+from html import escape
+from pathlib import Path
 
 import nbformat
 
@@ -55,7 +57,7 @@ def maker() -> str:
     return h.hexdigest()[:32]
 
 
-def build(run: Run, root) -> nbformat.NotebookNode:
+def build_notebook(run: Run, root) -> nbformat.NotebookNode:
     lesson = run.lesson
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -74,3 +76,103 @@ def build(run: Run, root) -> nbformat.NotebookNode:
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i}"
     return nb
+
+
+# ---- the notebook as a page of the site (a builder renders this Markdown with the site's extensions)
+_LINT = re.compile(r"[ \t]*#[ \t]*(?:noqa|type:[ \t]*ignore|pragma:[ \t]*no cover|pylint:|fmt:)\b.*$", re.M)
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
+_SUFFIX = re.compile(r"[：:\s]*笔记本$")
+
+
+def _fence(text: str, lang: str, title: str = "") -> str:
+    """A fenced block that no run of backticks inside `text` can close."""
+    ticks = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`+", text)), default=0))
+    head = f'{ticks}{lang}' + (f' title="{title}"' if title else "")
+    return f"{head}\n{text.rstrip()}\n{ticks}"
+
+
+def _text(value) -> str:
+    return "".join(value) if isinstance(value, list) else str(value or "")
+
+
+def _output(out: dict) -> str:
+    """One output of a code cell as Markdown (raw HTML for rich outputs)."""
+    kind = out.get("output_type")
+    if kind == "stream":
+        return _fence(_ANSI.sub("", _text(out.get("text"))), "output")
+    if kind == "error":
+        return _fence(_ANSI.sub("", "\n".join(out.get("traceback") or [f"{out.get('ename')}: {out.get('evalue')}"])), "output")
+    data = out.get("data") or {}
+    for mime in ("image/svg+xml", "image/png", "image/jpeg"):
+        if mime in data:
+            body = _text(data[mime])
+            src = f"data:{mime};base64,{body.strip()}" if mime != "image/svg+xml" else None
+            img = f'<img alt="运行输出的图" src="{src}">' if src else body
+            return f'<div class="tl-nb-figure">{img}</div>'
+    if "text/html" in data:
+        return f'<div class="tl-nb-html">{_text(data["text/html"])}</div>'
+    if "text/plain" in data:
+        return _fence(_ANSI.sub("", _text(data["text/plain"])), "output")
+    return ""
+
+
+def to_markdown(nb: dict, number: str, download: str = "") -> tuple[str, str]:
+    """(Markdown of the notebook, the lesson's title): no prompts, no lint comments, one H1.
+
+    `download` names the .ipynb beside the page; a download button follows the title.
+    """
+    button = (f'<p class="tl-download"><a class="md-button" href="{escape(download)}" download>'
+              f"下载笔记本（{escape(download)}）</a></p>") if download else ""
+    parts, lesson = [], ""
+    for cell in nb.get("cells", []):
+        source = _text(cell.get("source"))
+        if cell.get("cell_type") == "markdown":
+            if not lesson and (h1 := _H1.search(source)):
+                # "# 第 10 讲 · 注意力：…？：笔记本" reads badly; the page says 第 10 讲 · 笔记本 and names the lesson below it
+                lesson = re.sub(rf"^第\s*0*{number}\s*讲\s*[·・]\s*", "", _SUFFIX.sub("", h1.group(1).strip()))
+                kicker = f'<p class="tl-kicker">{escape(lesson)}</p>' if lesson else ""
+                source = source[: h1.start()] + f"# 第 {number} 讲 · 笔记本\n\n{kicker}\n\n{button}\n" + source[h1.end():]
+                button = ""
+            parts.append(source)
+        elif cell.get("cell_type") == "code":
+            code = _LINT.sub("", source)
+            title = (cell.get("metadata") or {}).get("source_file", "")
+            parts.append(_fence(code, "python", title))
+            parts.extend(filter(None, (_output(o) for o in cell.get("outputs", []))))
+    return "\n\n".join([button, *parts]).lstrip() + "\n", lesson
+
+
+def title_of(number: str) -> str:
+    """The notebook page's title: 第 10 讲 · 笔记本."""
+    return f"第 {number} 讲 · 笔记本" if number else "笔记本"
+
+
+# ---- every lesson's notebook, made once per run ----------------------------------------------
+def write_all(build, root: Path, folder: Path) -> tuple[list[str], list[str]]:
+    """Write each lesson's notebook, made from its run, as `folder`/lessons/NN-notebook.ipynb (kept
+    while its run and the kit are unchanged); (their paths under `folder`, the failing lessons'
+    messages). A lesson whose run failed gets a notebook too, its error as the first cell."""
+    made, uris, errors = maker(), [], []
+    for session, lesson in build.lessons.items():
+        uri = f"lessons/{lesson.number}-notebook.ipynb"
+        run = build.run(session)
+        target, record = folder / uri, build.cache / "notebooks" / f"{lesson.number}.json"
+        uris.append(uri)
+        if run.error is None and target.is_file() and build.read(record).get("key") == [run.key, made]:
+            continue  # made from this run already, by this build or an earlier one
+        nb = build_notebook(run, root)
+        if run.error:
+            where = f"{run.error.where[0]}:{run.error.where[1]}: " if run.error.where else ""
+            message = f"docs/{uri}: {where}{run.error}"
+            errors.append(message)
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(f"!!! danger\n\n    {message}", id="build-error"))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = nbformat.writes(nb) + "\n"
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+        if run.error is None:
+            build.write(record, {"key": [run.key, made]})
+        else:
+            record.unlink(missing_ok=True)
+    return uris, errors

@@ -13,6 +13,7 @@ served page or stop the build; with no hooks in charge it raises, so any builder
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from dataclasses import dataclass, field
@@ -22,12 +23,13 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit.core import CourseError, engine, guard, manifest, scan, shown, stamps, widgets
+from coursekit.core import CourseError, engine, footer, guard, manifest, scan, shown, stamps, widgets
 from coursekit.extensions import authoring
 
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
 SESSION = re.compile(r'\bsession="?(l\d+)"?')
+EXECUTES = re.compile(r"\bexec=[\"']")  # a markdown-exec block, either quote
 # pymdownx.snippets' include lines: `--8<-- "file"` ('file', "file:3:5", "file:section"), and the
 # block form (a `--8<--` line, file names one per line, a `--8<--` line).
 INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+(?P<q>["'])(?P<spec>[^"']+)(?P=q)[ \t]*$""")
@@ -103,7 +105,7 @@ class GuardPreprocessor(Preprocessor):
             return lines  # markdown-exec converting a block's output, or text from elsewhere
         session = page_session(path, text, fm)
         build, owns = engine.current.build, False
-        if session and build is None:
+        if build is None and (session or EXECUTES.search(text)):  # a builder without the MkDocs hooks
             build, owns = engine.Build(root, planner=plan), True
         if session and build is not None and session not in build.lessons:
             session = None
@@ -316,7 +318,13 @@ def _tag_blocks(text: str, path: str, first: int) -> str:
 
 
 class ReportTreeprocessor(Treeprocessor):
-    """Runs once per page, after every block has run (the toc runs postprocessors many times)."""
+    """Runs once per page, after every block has run (the toc runs postprocessors many times).
+    With `repository` set (not None), it adds the reproducibility footer (coursekit.core.footer)
+    after a lesson page's content, for a builder with no hooks to add it (Zensical)."""
+
+    def __init__(self, md, repository: str | None = None) -> None:
+        super().__init__(md)
+        self.repository = repository
 
     def run(self, root):
         state: PageState | None = getattr(self.md, "coursekit", None)
@@ -332,6 +340,9 @@ class ReportTreeprocessor(Treeprocessor):
         problems = sorted(state.problems, key=lambda p: (p.path != state.path, p.path, p.line))
         engine.current.pages[state.path] = problems
         engine.current.records[state.path] = manifest.page_record(state)
+        if self.repository is not None and state.path.startswith(LESSON_PAGES) and state.path.endswith(".md"):
+            root.append(_footer(self.md.htmlStash.store(footer.html(
+                _build_info(state.root), _title(state), state.path[len("docs/"):-len(".md")] + "/", self.repository))))
         if problems and not engine.current.hooks:
             for p in problems:
                 log.error(p.format())
@@ -339,11 +350,37 @@ class ReportTreeprocessor(Treeprocessor):
         return None
 
 
+@functools.cache
+def _build_info(root: Path) -> dict[str, str]:
+    return footer.build_info(root)
+
+
+def _title(state: PageState) -> str:
+    """The page's title as MkDocs gives it: its front matter's, or its first heading's."""
+    fm, _, body = scan.front_matter((state.root / state.path).read_text(encoding="utf-8"))
+    found = re.search(r"^title:[ \t]*(.+?)[ \t]*$", fm, re.M) or re.search(r"^#[ \t]+(.+?)[ \t#]*$", body, re.M)
+    return found.group(1).strip("'\"") if found else ""
+
+
+def _footer(placeholder: str):
+    from xml.etree import ElementTree
+
+    el = ElementTree.Element("p")  # a paragraph holding only stashed HTML is replaced by that HTML
+    el.text = placeholder
+    return el
+
+
 class CourseExtension(Extension):
+    def __init__(self, **kwargs) -> None:
+        self.config = {"footer": [False, "add the reproducibility footer to lesson pages (builders without hooks)"],
+                       "repository": ["", "the repository the footer's report link opens an issue in"]}
+        super().__init__(**kwargs)
+
     def extendMarkdown(self, md) -> None:  # Python-Markdown's name
         md.registerExtension(self)
         md.preprocessors.register(GuardPreprocessor(md), "coursekit_guard", 33)  # before snippets (32)
-        md.treeprocessors.register(ReportTreeprocessor(md), "coursekit_report", -100)
+        repository = self.getConfig("repository") if self.getConfig("footer") else None
+        md.treeprocessors.register(ReportTreeprocessor(md, repository), "coursekit_report", -100)
 
     def reset(self) -> None:
         pass

@@ -79,31 +79,9 @@ def on_pre_build(config) -> None:
 def on_files(files, config):
     """Add each lesson's notebook, made from its run, as lessons/NN-notebook.ipynb."""
     build = engine.current.build
-    pages = CACHE / "pages"
-    _state["notebook_errors"] = []
-    made = notebook.maker()  # what a notebook is made with besides its run
-    for session, lesson in build.lessons.items():
-        uri = f"lessons/{lesson.number}-notebook.ipynb"
-        run = build.run(session)
-        target, record = pages / uri, CACHE / "notebooks" / f"{lesson.number}.json"
-        if run.error is None and target.is_file() and build.read(record).get("key") == [run.key, made]:
-            files.append(File(uri, str(pages), config["site_dir"], config["use_directory_urls"]))
-            continue  # made from this run already, by this build or an earlier one
-        nb = notebook.build(run, ROOT)
-        if run.error:
-            where = f"{run.error.where[0]}:{run.error.where[1]}: " if run.error.where else ""
-            message = f"docs/{uri}: {where}{run.error}"
-            _state["notebook_errors"].append(message)
-            nb.cells.insert(0, notebook.nbformat.v4.new_markdown_cell(f"!!! danger\n\n    {message}", id="build-error"))
-        target.parent.mkdir(parents=True, exist_ok=True)
-        text = notebook.nbformat.writes(nb) + "\n"
-        if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            target.write_text(text, encoding="utf-8")
-        if run.error is None:
-            build.write(record, {"key": [run.key, made]})
-        else:
-            record.unlink(missing_ok=True)
-        files.append(File(uri, str(pages), config["site_dir"], config["use_directory_urls"]))
+    uris, _state["notebook_errors"] = notebook.write_all(build, ROOT, CACHE / "pages")
+    for uri in uris:
+        files.append(File(uri, str(CACHE / "pages"), config["site_dir"], config["use_directory_urls"]))
     _state["run_keys"] = {s: build.run(s).key for s in build.lessons}
     if not os.environ.get(CONFIRMING):  # confirm_shown.py's build must convert every lesson page
         cache = _state["pagecache"] = pagecache.PageCache(build, ROOT, config, files)
@@ -161,7 +139,8 @@ def on_page_content(html: str, page, config, files) -> str:
     if path.endswith(".ipynb"):
         return html  # rendered by notebook_page (on_pre_page)
     if path.startswith(LESSONS):
-        html += footer.html(_state["build"], page, config["extra"].get("repository", ""))
+        html += footer.html(_state["build"], page.meta.get("title") or page.title, page.url,
+                            config["extra"].get("repository", ""))
     if not problems:
         return html
     for p in problems:

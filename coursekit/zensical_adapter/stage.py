@@ -1,0 +1,164 @@
+"""What the MkDocs hooks make, made for Zensical before it builds: the notebooks as pages, and a
+configuration that names them (coursekit.zensical_adapter)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from coursekit.core import engine, notebook
+from coursekit.extensions import checks
+
+CONFIG = "mkdocs.yml"
+NOTEBOOK_NAV = re.compile(r"^(\s*-\s*[^:\n]+:\s*)(lessons/\d+-notebook)\.ipynb\s*$", re.M)
+
+
+def _root() -> Path:
+    root = Path.cwd()
+    if not (root / CONFIG).is_file():
+        raise SystemExit(f"{root}: 没有 {CONFIG}：请在课程仓库的根目录运行")
+    return root
+
+
+def _cache(root: Path) -> Path:
+    return root / ".cache/coursekit"
+
+
+def notebooks(root: Path) -> tuple[list[str], list[str]]:
+    """Each lesson's notebook, made from its run (the run cache makes this quick when nothing
+    changed): (their paths under .cache/coursekit/pages, the failing lessons' messages)."""
+    build = engine.Build(root, _cache(root), planner=checks.plan)
+    try:
+        build.prefetch()
+        return notebook.write_all(build, root, _cache(root) / "pages")
+    finally:
+        build.close()
+
+
+def _notebook_page(nb_path: Path, uri: str) -> str:
+    number = re.match(r"lessons/0*(\d+)-", uri).group(1)
+    markdown, _ = notebook.to_markdown(json.loads(nb_path.read_text(encoding="utf-8")), number, Path(uri).name)
+    return f"---\ntitle: {notebook.title_of(number)}\nsearch:\n  exclude: true\n---\n\n{markdown}"
+
+
+def config_text(root: Path, text: str) -> str:
+    """mkdocs.yml as Zensical is to read it from the staging folder: the notebooks' nav entries
+    name their Markdown pages, the theme's folder is absolute, the footer is the extension's to add,
+    and Zensical watches what pages show besides their text (the site is built inside the staging
+    folder: Zensical keeps it within the configuration's). Text edits, not a YAML round trip: the file's tags stay as written."""
+    out = NOTEBOOK_NAV.sub(lambda m: f"{m.group(1)}{m.group(2)}.md", text)
+    out, custom = re.subn(r"^(\s*custom_dir:\s*)(\S+)\s*$", lambda m: f"{m.group(1)}{root / m.group(2)}", out, flags=re.M)
+    repository = re.search(r"^\s*repository:\s*(.+?)\s*$", out, re.M)
+    out, footer = re.subn(r"^(\s*)- coursekit\.extensions\.checks\s*$",
+                          lambda m: f"{m.group(1)}- coursekit.extensions.checks:\n{m.group(1)}    footer: true\n"
+                                    f"{m.group(1)}    repository: {repository.group(1) if repository else repr('')}",
+                          out, flags=re.M)
+    # Zensical converts a page again only when its text changes; a file it watches rebuilds every
+    # page (a lesson's run, a listing, an include): mkdocs.yml's watch list, from the repository
+    out, watch = re.subn(r"^(watch:[ \t]*\n)((?:[ \t]+-[ \t]*\S+[ \t]*\n)+)",
+                         lambda m: m.group(1) + re.sub(r"(-[ \t]*)(\S+)", lambda e: f"{e.group(1)}{root / e.group(2)}",
+                                                       m.group(2)), out, flags=re.M)
+    if not custom or not footer or not watch:
+        raise SystemExit(f"{root / CONFIG}: 找不到 theme.custom_dir、watch 或 markdown_extensions 里的 "
+                         "coursekit.extensions.checks：Zensical 适配器要改写它们")
+    return out
+
+
+def stage(root: Path) -> tuple[Path, list[str]]:
+    """The staging folder's configuration (docs/ copied beside it, with the notebook pages), and
+    the messages of lessons whose notebook could not be made."""
+    uris, errors = notebooks(root)
+    folder = _cache(root) / "zensical"
+    docs = folder / "docs"
+    shutil.rmtree(docs, ignore_errors=True)
+    shutil.copytree(root / "docs", docs)
+    for uri in uris:
+        made = _cache(root) / "pages" / uri
+        (docs / uri).with_suffix(".md").write_text(_notebook_page(made, uri), encoding="utf-8")
+        download = docs / uri[: -len(".ipynb")] / Path(uri).name  # beside the page, as MkDocs puts it
+        download.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(made, download)
+    config = folder / CONFIG
+    config.write_text(config_text(root, (root / CONFIG).read_text(encoding="utf-8")), encoding="utf-8")
+    return config, errors
+
+
+def _zensical(*args: str) -> list[str]:
+    return [sys.executable, "-m", "zensical", *args]
+
+
+# the lessons' code runs inside Zensical's process tree: its bytecode written under lessons/ and
+# tinylm/, which Zensical watches, would start another rebuild
+ENV = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def build() -> int:
+    root = _root()
+    config, errors = stage(root)
+    code = subprocess.run(_zensical("build", "--clean", "-f", str(config)), cwd=root, env=ENV).returncode
+    if code == 0:  # where `mkdocs build` puts it
+        shutil.rmtree(root / "site", ignore_errors=True)
+        shutil.move(config.parent / "site", root / "site")
+    for message in errors:
+        print(f"Error: {message}", file=sys.stderr)
+    return code or (1 if errors else 0)
+
+
+def serve(address: str) -> int:
+    """`zensical serve` on the staging folder, kept in step with docs/ (a page saved there is
+    copied over, and Zensical rebuilds it) and with the lessons' code (the notebooks are made
+    again; Zensical, watching lessons/ and tinylm/, converts the pages again with the new runs)."""
+    root = _root()
+    config, errors = stage(root)
+    for message in errors:
+        print(f"Error: {message}", file=sys.stderr)
+    server = subprocess.Popen(_zensical("serve", "-a", address, "-f", str(config)), cwd=root, env=ENV)
+    stop = threading.Event()
+    threading.Thread(target=_follow, args=(root, config.parent / "docs", stop), daemon=True).start()
+    try:
+        return server.wait()
+    except KeyboardInterrupt:
+        server.terminate()
+        return server.wait()
+    finally:
+        stop.set()
+
+
+def _stamps(folder: Path) -> dict[Path, int]:
+    out = {}
+    for path in folder.rglob("*"):
+        if path.is_file() and "__pycache__" not in path.parts:
+            try:
+                out[path] = path.stat().st_mtime_ns
+            except OSError:
+                pass
+    return out
+
+
+def _follow(root: Path, docs: Path, stop: threading.Event, every: float = 0.1) -> None:
+    pages, code = _stamps(root / "docs"), {**_stamps(root / "lessons"), **_stamps(root / "tinylm")}
+    while not stop.wait(every):
+        now = _stamps(root / "docs")
+        for path in [p for p, t in now.items() if pages.get(p) != t]:
+            target = docs / path.relative_to(root / "docs")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        for path in set(pages) - set(now):
+            (docs / path.relative_to(root / "docs")).unlink(missing_ok=True)
+        pages = now
+        after = {**_stamps(root / "lessons"), **_stamps(root / "tinylm")}
+        if after != code:
+            code = after
+            uris, errors = notebooks(root)
+            for message in errors:
+                print(f"Error: {message}", file=sys.stderr)
+            for uri in uris:
+                made = _cache(root) / "pages" / uri
+                (docs / uri).with_suffix(".md").write_text(_notebook_page(made, uri), encoding="utf-8")
+                shutil.copyfile(made, docs / uri[: -len(".ipynb")] / Path(uri).name)

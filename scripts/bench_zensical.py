@@ -1,0 +1,92 @@
+"""The two builders side by side on the course as it is: a one-shot build, and, while serving, the
+time from saving a file to the served page showing the change. Prints, asserts nothing.
+
+    python scripts/bench_zensical.py [--edits 5]
+
+Rows (medians of --edits, in a throwaway copy of the repository with its caches):
+- build: `mkdocs build` / `python -m coursekit.zensical_adapter build`, nothing changed since the
+  last build of that kind;
+- prose edit while serving: a new paragraph at the end of the first lesson's page, until the
+  served page shows it;
+- code edit while serving: a comment line at the top of the first lesson's first experiment file,
+  until its served notebook page shows it (the lesson runs again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scripts.bench_scale import code_edit, prose_edit  # noqa: E402
+from scripts.harness import MkdocsServe, copy_repo, course_lessons  # noqa: E402
+
+COMMANDS = {"mkdocs": [sys.executable, "-m", "mkdocs", "build", "-q"],
+            "zensical": [sys.executable, "-m", "coursekit.zensical_adapter", "build"]}
+
+
+def build_seconds(repo: Path, builder: str, times: int) -> float:
+    runs = []
+    for _ in range(times + 1):  # the first one fills the caches
+        start = time.perf_counter()
+        subprocess.run(COMMANDS[builder], cwd=repo, check=True, capture_output=True)
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs[1:])
+
+
+def serve_edits(repo: Path, builder: str, path: str, edit, page: str, edits: int) -> float:
+    server = MkdocsServe(repo, builder)
+    file = repo / path
+    original = file.read_text(encoding="utf-8")
+    seconds = []
+    try:
+        server.wait_for("</html>", seconds=600, path=page)
+        for i in range(edits):
+            marker = f"m{i}x{time.time_ns() % 100000}"
+            start = time.perf_counter()
+            file.write_text(edit(original, marker), encoding="utf-8")
+            server.wait_for(marker, seconds=300, path=page)
+            seconds.append(time.perf_counter() - start)
+            time.sleep(1)
+    finally:
+        file.write_text(original, encoding="utf-8")
+        server.stop()
+    return statistics.median(seconds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--edits", type=int, default=5)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench-zensical-"))
+    try:
+        repo = copy_repo(work / "repo", with_cache=True)
+        lesson = course_lessons(repo)[0]
+        experiment = f"{lesson.folder}/{lesson.experiments[0][0]}.py"
+        rows = []
+        for label, measure in (
+            ("build, nothing changed (s)", lambda b: build_seconds(repo, b, args.edits)),
+            ("serve: prose edit → page (s)", lambda b: serve_edits(repo, b, lesson.page, prose_edit, lesson.url, args.edits)),
+            ("serve: code edit → notebook page (s)",
+             lambda b: serve_edits(repo, b, experiment, code_edit, lesson.notebook_url, args.edits)),
+        ):
+            rows.append((label, measure("mkdocs"), measure("zensical")))
+        print(f"\n{len(course_lessons(repo))} lessons · medians of {args.edits}")
+        print("| | MkDocs | Zensical (adapter) |")
+        print("| --- | ---: | ---: |")
+        for label, ours, theirs in rows:
+            print(f"| {label} | {ours:.2f} | {theirs:.2f} |")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
