@@ -178,6 +178,8 @@ def test_zensical_builds_the_same_site_as_mkdocs(tmp_path):
     assert any(p.endswith("-notebook/index.html") for p in ours) and any("本页构建自提交" in (t or "") for t in ours.values())
     notebooks = lambda site: {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*.ipynb")}  # noqa: E731
     assert notebooks(tmp_path / "mkdocs") == notebooks(repo / "site") != {}
+    home = lambda site: (site / "index.html").read_text(encoding="utf-8")  # noqa: E731
+    assert ">MkDocs</a>" in home(tmp_path / "mkdocs") and ">Zensical</a>" in home(repo / "site")  # who built it
 
 
 def test_zensical_builds_the_site_with_live_values(scratch):

@@ -16,6 +16,8 @@ from coursekit.core import engine, notebook
 from coursekit.extensions import checks
 
 CONFIG = "mkdocs.yml"
+ZENSICAL = '<a href="https://zensical.org/" target="_blank" rel="noopener">Zensical</a>'
+MATERIAL_ONLY = {"partials/search.html"}  # Material 9.8.1's search box with an aria-label added
 NOTEBOOK_NAV = re.compile(r"^(\s*-\s*[^:\n]+:\s*)(lessons/\d+-notebook)\.ipynb\s*$", re.M)
 
 
@@ -49,11 +51,15 @@ def _notebook_page(nb_path: Path, uri: str) -> str:
 
 def config_text(root: Path, text: str) -> str:
     """mkdocs.yml as Zensical is to read it from the staging folder: the notebooks' nav entries
-    name their Markdown pages, the theme's folder is absolute, the footer is the extension's to add,
+    name their Markdown pages, the theme is Zensical's classic variant with the staged overrides,
+    the footer is the extension's to add,
     and Zensical watches what pages show besides their text (the site is built inside the staging
     folder: Zensical keeps it within the configuration's). Text edits, not a YAML round trip: the file's tags stay as written."""
     out = NOTEBOOK_NAV.sub(lambda m: f"{m.group(1)}{m.group(2)}.md", text)
-    out, custom = re.subn(r"^(\s*custom_dir:\s*)(\S+)\s*$", lambda m: f"{m.group(1)}{root / m.group(2)}", out, flags=re.M)
+    # the theme's folder (staged: see stage), and Zensical's classic variant, the one Material's overrides fit
+    out, custom = re.subn(r"^(\s*)(custom_dir:\s*)(\S+)\s*$",
+                          lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}\n{m.group(1)}variant: classic",
+                          out, flags=re.M)
     repository = re.search(r"^\s*repository:\s*(.+?)\s*$", out, re.M)
     out, footer = re.subn(r"^(\s*)- coursekit\.extensions\.checks\s*$",
                           lambda m: f"{m.group(1)}- coursekit.extensions.checks:\n{m.group(1)}    footer: true\n"
@@ -84,6 +90,14 @@ def stage(root: Path) -> tuple[Path, list[str]]:
         download = docs / uri[: -len(".ipynb")] / Path(uri).name  # beside the page, as MkDocs puts it
         download.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(made, download)
+    # Material's own partials copied with a change (MATERIAL_ONLY) do not fit Zensical's templates
+    shutil.rmtree(folder / "overrides", ignore_errors=True)
+    shutil.copytree(root / "overrides", folder / "overrides", ignore=lambda d, names: [
+        n for n in names if (Path(d) / n).relative_to(root / "overrides").as_posix() in MATERIAL_ONLY])
+    credit = folder / "overrides/partials/copyright.html"  # the page's last line names the builder
+    if credit.is_file():
+        credit.write_text(re.sub(r"本站用 .*? 生成", f"本站用 {ZENSICAL} 生成", credit.read_text(encoding="utf-8"), flags=re.S),
+                          encoding="utf-8")
     config = folder / CONFIG
     config.write_text(config_text(root, (root / CONFIG).read_text(encoding="utf-8")), encoding="utf-8")
     return config, errors
