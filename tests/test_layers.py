@@ -66,7 +66,7 @@ def test_the_rule_finds_a_builder_imported_inside_a_function_of_the_core(tmp_pat
     ]
 
 
-@pytest.mark.parametrize("module", ["scan", "widgets", "fence"])
+@pytest.mark.parametrize("module", ["scan", "widgets", "fence", "guard"])
 def test_the_engine_reads_no_page(module):
     """What a lesson's page will ask is the extension's plan (coursekit.extensions.checks.plan)."""
     engine = ROOT / "coursekit/core/engine.py"

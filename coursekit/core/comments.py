@@ -26,6 +26,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
+from pathlib import Path
 
 from coursekit.core import guard, scan
 
@@ -152,3 +153,28 @@ def problems(path: str, text: str, first: int = 1, last: int | None = None, eval
     unbound, others = check(path, text, evaluate, first, last)
     return sorted([guard.Problem(path, line[0].line, describe(line), line[0].number, kind="drift")
                    for line in by_line(unbound)] + others, key=lambda p: p.line)
+
+
+def lesson_problems(root: Path, lesson, files: list[str], evaluate) -> list:
+    """The claims an experiment file of the lesson makes in its comments and docstrings: its
+    listings and its notebook show them to the reader. They are the page's problems, not the
+    run's: the lesson still runs, so every other number is checked too. And the numbers in its
+    experiments' titles, the notebook's headings, where no binding can be written."""
+    found, texts = [], {}
+    for rel in files:
+        try:
+            texts[rel] = text = (root / rel).read_text(encoding="utf-8")
+        except OSError:
+            continue  # running the file reports it
+        found += problems(rel, text, evaluate=evaluate)
+    init = f"{lesson.folder}/__init__.py"
+    source = texts.get(init, "")
+    for name, title in lesson.experiments:  # the notebook's headings
+        numbers = [t.text for t in guard.claims(title)]
+        if numbers:
+            at = source.find(title)
+            found.append(guard.Problem(
+                init, source.count("\n", 0, at) + 1 if at >= 0 else 1,
+                f"实验 {name} 的标题「{title}」里有 {'、'.join(numbers)}：标题是笔记本里的小标题，没有地方写绑定，"
+                "读者会当成核对过的数；标题里不写数，数写进正文并绑定", numbers[0]))
+    return found

@@ -480,29 +480,13 @@ class Build:
         return LessonError(message + more, (rel, line), ran=False)
 
     def comment_problems(self, session: str) -> list:
-        """The claims an experiment file of the lesson makes in its comments and docstrings
-        (coursekit.core.comments): its listings and its notebook show them to the reader. They are the
-        page's problems, not the run's: the lesson still runs, so every other number is checked too."""
-        from coursekit.core import comments, guard
+        """The claims the lesson's own files make in their comments and docstrings, and in its
+        experiments' titles (coursekit.core.comments.lesson_problems): the page's problems."""
+        from coursekit.core import comments
 
-        lesson, found, texts = self.lessons[session], [], {}
-        for rel in self._own_files(lesson):
-            try:
-                texts[rel] = text = (self.root / rel).read_text(encoding="utf-8")
-            except OSError:
-                continue  # running the file reports it
-            found += comments.problems(rel, text, evaluate=lambda exprs: self.evaluate(session, exprs))
-        init = f"{lesson.folder}/__init__.py"
-        source = texts.get(init, "")
-        for name, title in lesson.experiments:  # the notebook's headings
-            numbers = [t.text for t in guard.claims(title)]
-            if numbers:
-                at = source.find(title)
-                found.append(guard.Problem(
-                    init, source.count("\n", 0, at) + 1 if at >= 0 else 1,
-                    f"实验 {name} 的标题「{title}」里有 {'、'.join(numbers)}：标题是笔记本里的小标题，没有地方写绑定，"
-                    "读者会当成核对过的数；标题里不写数，数写进正文并绑定", numbers[0]))
-        return found
+        lesson = self.lessons[session]
+        return comments.lesson_problems(self.root, lesson, self._own_files(lesson),
+                                        lambda exprs: self.evaluate(session, exprs))
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
         """While the worker still holds the lesson, evaluate what its page will ask for and run its
