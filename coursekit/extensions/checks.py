@@ -31,7 +31,8 @@ LESSON_PAGES = "docs/lessons/"
 SESSION = re.compile(r'\bsession="?(l\d+)"?')
 EXECUTES = re.compile(r"\bexec=[\"']")  # a markdown-exec block, either quote
 # pymdownx.snippets' include lines: `--8<-- "file"` ('file', "file:3:5", "file:section"), and the
-# block form (a `--8<--` line, file names one per line, a `--8<--` line).
+# block form (a `--8<--` line, file names one per line, a `--8<--` line). Its syntax re-implemented,
+# pinned with pymdown-extensions 13.1: tests/test_contracts.py includes each form with snippets itself.
 INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+(?P<q>["'])(?P<spec>[^"']+)(?P=q)[ \t]*$""")
 BLOCK = re.compile(r"^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]*$")
 

@@ -106,6 +106,8 @@ def on_env(env, config, files):
 def on_pre_page(page, config, files):
     """A notebook page renders as the site renders Markdown (coursekit/mkdocs_adapter/notebook_page.py), in place
     of mkdocs-jupyter's nbconvert HTML, which would only be thrown away (0.3 s a notebook)."""
+    # Private, pinned (MkDocs 1.6.1, tests/test_contracts.py): MkDocs renders each page through its
+    # own `render` attribute, so a page given another one renders that way.
     if page.file.src_uri.endswith(".ipynb"):
         page.render = types.MethodType(notebook_page.render, page)
     _plain_errors(page)
