@@ -262,11 +262,11 @@ def test_the_drift_guard_reads_the_page_as_written_and_ordinals_are_not_numbers(
     both = ["tables", "pymdownx.superfences", "coursekit.extensions.checks", "coursekit.extensions.crossref"]
     with pytest.raises(checks.PageProblems):
         convert(course, "lessons/42-beta.md", both)
-    [problem] = engine.current.pages["docs/lessons/42-beta.md"]
+    [problem] = engine.current.problems["docs/lessons/42-beta.md"]
     assert problem.format().startswith("docs/lessons/42-beta.md:9: 未绑定的数字 0.4011")  # its own line, not shifted
     write_lesson(course, 42, "上一讲和第 41 讲都提过。\n")
     soup = convert(course, "lessons/42-beta.md", both)
-    assert engine.current.pages["docs/lessons/42-beta.md"] == [] and xrefs(soup) == [("上一讲", "41-alpha.md")]
+    assert engine.current.problems["docs/lessons/42-beta.md"] == [] and xrefs(soup) == [("上一讲", "41-alpha.md")]
 
 
 # ---- new_lesson.py: the summary it asks for ------------------------------------------------------

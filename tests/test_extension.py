@@ -77,14 +77,14 @@ def test_a_clean_page_converts_without_its_annotations(site):
 def test_a_drifted_page_fails_naming_file_and_line_after_the_front_matter(site):
     with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", "一\n\n比例 a₀=[0.4011，0.1987，0.4011]{=row}。\n", front="title: 测试\n")
-    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
     assert problem.format().startswith("docs/lessons/99-t.md:6: 数字漂移：正文写 0.1987")
 
 
 def test_an_unbound_number_is_told_where_it_may_come_from(site):
     with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", "比例 a₀=[0.4011，0.1978，0.4011]，分母是 5.0562。\n")
-    messages = [p.message for p in engine.current.pages["docs/lessons/99-t.md"]]
+    messages = [p.message for p in engine.current.problems["docs/lessons/99-t.md"]]
     # 比例 just before it names the weights: their row, before the whole `row` no term names
     assert any(m.startswith("未绑定的数字 0.4011") and m.endswith("写 {=weights[0]} 绑定？（写在 0.4011 后面，绑定这 3 个数）")
                for m in messages), messages
@@ -94,7 +94,7 @@ def test_an_unbound_number_is_told_where_it_may_come_from(site):
 def test_the_front_matter_title_is_checked(site):
     with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", "正文。\n", front="title: 比例约为 0.4011 的一讲\n")
-    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
     assert problem.format().startswith("docs/lessons/99-t.md:2: 未绑定的数字 0.4011")
 
 
@@ -103,7 +103,7 @@ def test_markdown_included_from_a_snippet_is_checked_as_its_own_file(site):
     (site / "snippets/shared.md").write_text("总和约为 5.0526{=total}。\n", encoding="utf-8")
     with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", '正文。\n\n--8<-- "snippets/shared.md"\n')
-    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
     assert problem.format().startswith("snippets/shared.md:1: 数字漂移：正文写 5.0526，代码现算 5.05623")
     (site / "snippets/shared.md").write_text("总和约为 5.0562{=total}。\n", encoding="utf-8")
     html = convert(site, "99-t.md", '正文。\n\n--8<-- "snippets/shared.md"\n')
@@ -115,7 +115,7 @@ def test_a_raising_block_fails_naming_the_page_and_its_line_and_later_blocks_do_
     page = 'a\n\n```python exec="1"\nboom()\n```\n\n```python exec="1"\nprint(1)\n```\n'
     with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", page)
-    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
     assert problem.format() == "docs/lessons/99-t.md:3: 代码块执行出错：RuntimeError: shapes cannot be multiplied"
     assert engine.current.build.executed == ["docs/lessons/99-t.md:3"]
 
@@ -124,7 +124,7 @@ def test_a_page_block_that_prints_a_typed_number_fails_at_that_line_and_does_not
     page = 'a\n\n```python exec="1"\nx = 1\nprint("约为 0.4011")\n```\n'
     with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", page)
-    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
     assert problem.format().startswith("docs/lessons/99-t.md:3: 代码块没有运行（第 5 行）：打印的 0.4011 是写死的（「约为 0.4011」）")
     assert engine.current.build.executed == []
 
@@ -132,7 +132,7 @@ def test_a_page_block_that_prints_a_typed_number_fails_at_that_line_and_does_not
 def test_under_mkdocs_the_hooks_report_instead_of_the_extension(site):
     engine.current.hooks = True
     convert(site, "99-t.md", "比例约为 0.4011。\n")
-    assert len(engine.current.pages["docs/lessons/99-t.md"]) == 1
+    assert len(engine.current.problems["docs/lessons/99-t.md"]) == 1
 
 
 @pytest.mark.parametrize("include, line", [
@@ -148,5 +148,5 @@ def test_every_form_of_include_is_checked_as_its_own_file(site, include, line):
                                              encoding="utf-8")
     with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", f"正文。\n\n{include}\n")
-    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
     assert problem.format().startswith(f"snippets/shared.md:{line}: 未绑定的数字 0.4012")

@@ -66,7 +66,7 @@ def test_an_indented_block_inside_a_list_item_is_prose_not_code():
 def test_a_page_outside_the_lessons_is_checked_and_binds_the_kits_numbers(site):
     with pytest.raises(checks.PageProblems):
         convert(site, "guide.md", "最多运行 61 秒{=TIME_LIMIT}，共 3 处。\n", folder="docs")
-    said = [p.format() for p in engine.current.pages["docs/guide.md"]]
+    said = [p.format() for p in engine.current.problems["docs/guide.md"]]
     assert said[0].startswith("docs/guide.md:1: 数字漂移：正文写 61，代码现算 60") and "未绑定的数字 3" in said[1]
     html = convert(site, "guide.md", "最多运行 60 秒{=TIME_LIMIT}，共 3 处{示意}。\n", folder="docs")
     assert "最多运行 60 秒，共 3 处。" in html
@@ -75,7 +75,7 @@ def test_a_page_outside_the_lessons_is_checked_and_binds_the_kits_numbers(site):
 def test_a_page_naming_its_lesson_binds_that_lessons_numbers(site):
     with pytest.raises(checks.PageProblems):
         convert(site, "code.md", "约 0.4012{=row[0]}。\n", front="session: l99\n", folder="docs/code")
-    [problem] = engine.current.pages["docs/code/code.md"]
+    [problem] = engine.current.problems["docs/code/code.md"]
     assert problem.format().startswith("docs/code/code.md:4: 数字漂移：正文写 0.4012")
 
 
@@ -84,7 +84,7 @@ def test_a_file_included_into_a_displayed_block_is_checked_as_its_text(site):
     (site / "snippets/out.txt").write_text("比例 0.4012\n", encoding="utf-8")
     with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", '```text\n--8<-- "snippets/out.txt"\n```\n')
-    [problem] = engine.current.pages["docs/lessons/99-t.md"]
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
     assert problem.format().startswith("snippets/out.txt:1: 未绑定的数字 0.4012")
 
 
@@ -93,7 +93,7 @@ def test_a_python_file_a_code_block_includes_has_its_comments_checked(site):
     (site / "tinylm/f.py").write_text("x = 1\n# 结果约 0.5\n", encoding="utf-8")
     with pytest.raises(checks.PageProblems):
         convert(site, "f.md", '```python\n--8<-- "tinylm/f.py"\n```\n', folder="docs/code")
-    [problem] = engine.current.pages["docs/code/f.md"]
+    [problem] = engine.current.problems["docs/code/f.md"]
     assert problem.format().startswith("tinylm/f.py:2: 注释里写的 0.5")
     (site / "tinylm/f.py").write_text("x = 1\n# 结果是 x\n", encoding="utf-8")
     convert(site, "f.md", '```python\n--8<-- "tinylm/f.py"\n```\n', folder="docs/code")

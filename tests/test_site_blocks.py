@@ -41,7 +41,7 @@ def test_a_block_on_a_page_of_no_lesson_runs_in_a_worker_and_cannot_reach_the_bu
 def test_a_raising_block_on_a_page_of_no_lesson_names_the_page_and_its_line(real):
     with pytest.raises(checks.PageProblems):
         convert(real, "probe.md", "# 试验\n\n文字。\n\n```python exec=\"1\"\nx = 1\n1 / 0\n```\n", folder="docs")
-    [problem] = engine.current.pages["docs/probe.md"]
+    [problem] = engine.current.problems["docs/probe.md"]
     assert problem.format().startswith("docs/probe.md:5: 代码块执行出错（第 7 行）：ZeroDivisionError"), problem.format()
 
 
@@ -52,5 +52,5 @@ def test_a_block_naming_another_lesson_is_refused_at_its_line(real, lesson):
     page = f"文字。\n\n```python exec=\"1\" session=\"{named}\"\nprint(1)\n```\n"
     with pytest.raises(checks.PageProblems):
         convert(real, "probe.md", page, front=f"session: {lesson.id}\n", folder="docs/code")
-    [problem] = engine.current.pages["docs/code/probe.md"]
+    [problem] = engine.current.problems["docs/code/probe.md"]
     assert problem.format().startswith(f"docs/code/probe.md:6: 代码块没有运行：它写了 session=\"{named}\"，可这一页属于 {lesson.id}")

@@ -111,7 +111,7 @@ def convert(repo, page: str, monkeypatch) -> tuple[str, list]:
         html = ""
     fm_lines = scan.front_matter((repo / page).read_text(encoding="utf-8"))[1]
     # the front matter's title is new_lesson.py's, not this file's concern
-    return html, [p for p in engine.current.pages.get(page, []) if p.path != page or p.line > fm_lines]
+    return html, [p for p in engine.current.problems.get(page, []) if p.path != page or p.line > fm_lines]
 
 
 def said(problems) -> list[str]:

@@ -720,7 +720,7 @@ class Current:
     build: Build | None = None  # set by the MkDocs hooks for the length of a build
     root: Path | None = None
     hooks: bool = False  # MkDocs hooks report the problems; otherwise the extension raises them
-    pages: dict = field(default_factory=dict)  # path -> problems of the page just converted
+    problems: dict = field(default_factory=dict)  # page path -> the problems of the page just converted
     records: dict = field(default_factory=dict)  # path -> what it showed that code computed (coursekit.core.manifest)
     hook_state: dict = field(default_factory=dict)  # the MkDocs hooks' state, across serve rebuilds
 

@@ -339,7 +339,7 @@ class ReportTreeprocessor(Treeprocessor):
         if state.session and state.path.startswith(LESSON_PAGES) and not state.broken:
             state.problems += shown.finish(state.root, state.path, state.shown)
         problems = sorted(state.problems, key=lambda p: (p.path != state.path, p.path, p.line))
-        engine.current.pages[state.path] = problems
+        engine.current.problems[state.path] = problems
         engine.current.records[state.path] = manifest.page_record(state)
         if self.repository is not None and state.path.startswith(LESSON_PAGES) and state.path.endswith(".md"):
             root.append(_footer(self.md.htmlStash.store(footer.html(

@@ -134,7 +134,7 @@ def on_page_content(html: str, page, config, files) -> str:
     _state["rebuilt"].add(page.url)
     path = page.file.src_uri
     shown = f"docs/{path}"
-    problems = engine.current.pages.pop(shown, [])
+    problems = engine.current.problems.pop(shown, [])
     html = html.replace("<p></p>", "")  # left where a hidden block printed nothing
     record = engine.current.records.pop(shown, {})
     _state["manifest"][shown] = {**record, "url": page.url, "text": manifest.digest(manifest.visible_text(html))}

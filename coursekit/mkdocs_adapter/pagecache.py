@@ -153,7 +153,7 @@ class PageCache:
             if logging.getLogger("mkdocs.structure.pages").getEffectiveLevel() > logging.DEBUG:
                 self_page.links_to_anchors = {files.get_file_from_path(uri): links
                                               for uri, links in kept["links"].items()}
-            engine.current.pages[shown] = []
+            engine.current.problems[shown] = []
             if kept["record"] is not None:
                 engine.current.records[shown] = kept["record"]
 
@@ -165,7 +165,7 @@ class PageCache:
                 convert(config, files)
             finally:
                 logging.getLogger("mkdocs").removeHandler(warned)
-            problems = engine.current.pages.get(shown)
+            problems = engine.current.problems.get(shown)
             if problems or warned.seen:
                 return  # converted, and reported (a warning fails --strict), every time until it is fixed
             changed = {k: v for k, v in self_page.meta.items() if json.loads(meta).get(k, _NONE) != v}
