@@ -57,7 +57,8 @@ def make_course(dest: Path, n: int) -> Path:
                 text = file.read_text(encoding="utf-8").replace(BASE.page, page_path)
                 file.write_text(text.replace(f"lessons.{old_id}", f"lessons.l{nn}").replace(f"lessons/{old_id}", f"lessons/l{nn}"),
                                 encoding="utf-8")
-        page = source_md.replace(f"lessons/{old_id}/", f"lessons/l{nn}/").replace(old_nb, f"{nn}-notebook")
+        page = (source_md.replace(f"lessons/{old_id}/", f"lessons/l{nn}/").replace(f"lessons.{old_id}.", f"lessons.l{nn}.")
+                .replace(old_nb, f"{nn}-notebook"))  # a page block imports the lesson's own figure: the copy's
         (repo / page_path).write_text(page, encoding="utf-8")
     return repo
 
