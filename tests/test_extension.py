@@ -150,3 +150,16 @@ def test_every_form_of_include_is_checked_as_its_own_file(site, include, line):
         convert(site, "99-t.md", f"正文。\n\n{include}\n")
     [problem] = engine.current.problems["docs/lessons/99-t.md"]
     assert problem.format().startswith(f"snippets/shared.md:{line}: 未绑定的数字 0.4012")
+
+
+def test_a_block_whose_formatting_raises_fails_the_page_instead_of_showing_its_source(site, monkeypatch):
+    """superfences shows a block's source as text when its formatter raises, and goes on: under
+    Zensical the authoring page's tables were published that way. The formatter fails the page."""
+    def broken(*args, **kwargs):
+        raise AttributeError("'NoneType' object has no attribute 'execute'")
+
+    monkeypatch.setattr(engine.current.build, "execute", broken)
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", '正文。\n\n```python exec="1"\nprint("打印")\n```\n')
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
+    assert problem.line == 3 and "代码块没有运行" in problem.message and "AttributeError" in problem.message

@@ -39,10 +39,10 @@ def formatter(source, language, css_class, options, md, **kwargs):
     state = getattr(md, "coursekit", None)
     if state is None:  # Markdown converted without the course's extension: not a page of the site
         return markdown_exec.formatter(source, language, css_class, options, md, **kwargs)
+    where = options.get("src") or f"{state.path}:1"  # before _format takes it out of the options
     try:
         return _format(state, source, language, css_class, options, md, **kwargs)
     except Exception as err:  # superfences would show the block's source as text and go on: fail the page
-        where = options.get("src") or f"{state.path}:1"
         return _failed(state, where, {"type": type(err).__name__, "message": str(err), "where": None}, "代码块没有运行")
 
 
