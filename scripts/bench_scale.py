@@ -115,8 +115,9 @@ def timed(fn) -> float:
     return time.perf_counter() - start
 
 
-def serve_edits(repo: Path, path: str, edit, page: str, edits: int) -> list[float]:
-    server = MkdocsServe(repo)
+def serve_edits(repo: Path, path: str, edit, page: str, edits: int, builder: str = "mkdocs") -> list[float]:
+    """Seconds from each save of `path` (edited by `edit`) to `page` showing it, while `builder` serves."""
+    server = MkdocsServe(repo, builder)
     file = repo / path
     original = file.read_text(encoding="utf-8")
     seconds = []

@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scripts.bench_scale import code_edit, prose_edit  # noqa: E402
-from scripts.harness import MkdocsServe, copy_repo, course_lessons  # noqa: E402
+from scripts.bench_scale import code_edit, prose_edit, serve_edits  # noqa: E402
+from scripts.harness import copy_repo, course_lessons  # noqa: E402
 
 COMMANDS = {"mkdocs": [sys.executable, "-m", "mkdocs", "build", "-q"],
             "zensical": [sys.executable, "-m", "coursekit.zensical_adapter", "build"]}
@@ -42,26 +42,6 @@ def build_seconds(repo: Path, builder: str, times: int) -> float:
     return statistics.median(runs[1:])
 
 
-def serve_edits(repo: Path, builder: str, path: str, edit, page: str, edits: int) -> float:
-    server = MkdocsServe(repo, builder)
-    file = repo / path
-    original = file.read_text(encoding="utf-8")
-    seconds = []
-    try:
-        server.wait_for("</html>", seconds=600, path=page)
-        for i in range(edits):
-            marker = f"m{i}x{time.time_ns() % 100000}"
-            start = time.perf_counter()
-            file.write_text(edit(original, marker), encoding="utf-8")
-            server.wait_for(marker, seconds=300, path=page)
-            seconds.append(time.perf_counter() - start)
-            time.sleep(1)
-    finally:
-        file.write_text(original, encoding="utf-8")
-        server.stop()
-    return statistics.median(seconds)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--edits", type=int, default=5)
@@ -74,9 +54,10 @@ def main() -> None:
         rows = []
         for label, measure in (
             ("build, nothing changed (s)", lambda b: build_seconds(repo, b, args.edits)),
-            ("serve: prose edit → page (s)", lambda b: serve_edits(repo, b, lesson.page, prose_edit, lesson.url, args.edits)),
+            ("serve: prose edit → page (s)",
+             lambda b: statistics.median(serve_edits(repo, lesson.page, prose_edit, lesson.url, args.edits, b))),
             ("serve: code edit → notebook page (s)",
-             lambda b: serve_edits(repo, b, experiment, code_edit, lesson.notebook_url, args.edits)),
+             lambda b: statistics.median(serve_edits(repo, experiment, code_edit, lesson.notebook_url, args.edits, b))),
         ):
             rows.append((label, measure("mkdocs"), measure("zensical")))
         print(f"\n{len(course_lessons(repo))} lessons · medians of {args.edits}")

@@ -10,8 +10,9 @@ result is cached by what it depends on.
   whole cache stays under CACHE_BYTES, the least recently used runs pruned first with what was kept
   under their key.
 - Page blocks and inline bindings are cached under the run's key: a block by its code and the code
-  of the blocks before it on the page (they share a namespace) and by every file of tinylm and
-  lessons (it may import or read what the run did not), a binding by its expression.
+  of the blocks before it on the page (they share a namespace), kept while every file of tinylm and
+  lessons its worker had imported or read by then reads as it did (it may import or read what the
+  run did not); a binding by its expression.
 - Workers are forked from a server that imported torch once; independent lessons run in
   parallel on the available cores. A worker lives for one page at most, so a block that patches
   torch or changes a tensor in place cannot leak into the next page or the next rebuild.

@@ -49,6 +49,17 @@ def _notebook_page(nb_path: Path, uri: str) -> str:
     return f"---\ntitle: {notebook.title_of(number)}\nsearch:\n  exclude: true\n---\n\n{markdown}"
 
 
+def _place_notebooks(root: Path, docs: Path, uris: list[str]) -> None:
+    """Each made notebook (`uris`, under .cache/coursekit/pages) into the staged `docs`: its page
+    as lessons/NN-notebook.md, the .ipynb to download beside it, where MkDocs puts it."""
+    for uri in uris:
+        made = _cache(root) / "pages" / uri
+        (docs / uri).with_suffix(".md").write_text(_notebook_page(made, uri), encoding="utf-8")
+        download = docs / uri[: -len(".ipynb")] / Path(uri).name
+        download.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(made, download)
+
+
 def config_text(root: Path, text: str) -> str:
     """mkdocs.yml as Zensical is to read it from the staging folder: the notebooks' nav entries
     name their Markdown pages, the theme is Zensical's classic variant with the staged overrides,
@@ -84,12 +95,7 @@ def stage(root: Path) -> tuple[Path, list[str]]:
     docs = folder / "docs"
     shutil.rmtree(docs, ignore_errors=True)
     shutil.copytree(root / "docs", docs)
-    for uri in uris:
-        made = _cache(root) / "pages" / uri
-        (docs / uri).with_suffix(".md").write_text(_notebook_page(made, uri), encoding="utf-8")
-        download = docs / uri[: -len(".ipynb")] / Path(uri).name  # beside the page, as MkDocs puts it
-        download.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(made, download)
+    _place_notebooks(root, docs, uris)
     # Material's own partials copied with a change (MATERIAL_ONLY) do not fit Zensical's templates
     shutil.rmtree(folder / "overrides", ignore_errors=True)
     shutil.copytree(root / "overrides", folder / "overrides", ignore=lambda d, names: [
@@ -172,7 +178,4 @@ def _follow(root: Path, docs: Path, stop: threading.Event, every: float = 0.1) -
             uris, errors = notebooks(root)
             for message in errors:
                 print(f"Error: {message}", file=sys.stderr)
-            for uri in uris:
-                made = _cache(root) / "pages" / uri
-                (docs / uri).with_suffix(".md").write_text(_notebook_page(made, uri), encoding="utf-8")
-                shutil.copyfile(made, docs / uri[: -len(".ipynb")] / Path(uri).name)
+            _place_notebooks(root, docs, uris)
