@@ -16,6 +16,10 @@
 - `coursekit/example`: the kit's own example lesson, for its documentation and tests.
 
 tests/test_layers.py checks the rule.
+
+Words: a lesson's id ('l10', the folder lessons/l10) is `lesson_id` in the code (`Lesson.id`). Pages
+name it with markdown-exec's word, `session`: front matter `session: l10` on a page outside
+docs/lessons/, and a block's `session="l10"` option, which must be the page's own lesson.
 """
 
 from pathlib import Path

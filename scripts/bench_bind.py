@@ -74,16 +74,16 @@ class Row:
         return self.same + self.together + self.unmoved + self.apart
 
 
-def _element(build: engine.Build, session: str, expr: str, at: int) -> str:
+def _element(build: engine.Build, lesson_id: str, expr: str, at: int) -> str:
     """An expression for the one value a number is bound to: the `at`-th of `expr`'s values, as an
     index into the part of `expr` it comes from (`output[0, 1]` of `torch.stack(…), output[0, 1]`),
     so that it names the same element when a change of inputs changes the shapes."""
     tree = ast.parse(expr, mode="eval").body
     parts = [ast.unparse(p) for p in tree.elts] if isinstance(tree, ast.Tuple) else [expr]
-    sizes = [len(v["numbers"]) for v in build.evaluate(session, parts)]
+    sizes = [len(v["numbers"]) for v in build.evaluate(lesson_id, parts)]
     for part, size in zip(parts, sizes):
         if at < size:
-            shape = [int(n) for n in build.evaluate(session, [f"list(torch.as_tensor({part}).shape)"])[0]["numbers"]]
+            shape = [int(n) for n in build.evaluate(lesson_id, [f"list(torch.as_tensor({part}).shape)"])[0]["numbers"]]
             index = []
             for dim in reversed(shape):
                 index.insert(0, at % dim)

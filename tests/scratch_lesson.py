@@ -84,10 +84,6 @@ class Scratch(CourseLesson):
     def repo(self) -> Path:
         return self.root
 
-    @property
-    def session(self) -> str:
-        return self.id
-
     def file(self, name: str) -> str:
         return f"{self.folder}/{name}.py"
 
@@ -120,7 +116,7 @@ def make_lesson(repo: Path, number: str | None = None, slug: str = "scratch", ti
     for example in set(p.stem for p in package.glob("*.py")) - {"__init__", "__main__"}:
         (package / f"{example}.py").unlink()
     for name, (_, code) in files.items():
-        (package / f"{name}.py").write_text(textwrap.dedent(code).replace("lNN", lesson.session), encoding="utf-8")
+        (package / f"{name}.py").write_text(textwrap.dedent(code).replace("lNN", lesson.id), encoding="utf-8")
     init = package / "__init__.py"
     listed = "".join(f"    ({name!r}, {t!r}),\n" for name, (t, _) in files.items())
     text, n = re.subn(r"^EXPERIMENTS = \[\n.*?^\]", f"EXPERIMENTS = [\n{listed}]", init.read_text(encoding="utf-8"),
@@ -133,7 +129,7 @@ def make_lesson(repo: Path, number: str | None = None, slug: str = "scratch", ti
     head = page_file.read_text(encoding="utf-8")
     title_line = re.search(r"^# .*\n", head, re.M)
     assert title_line, "new_lesson.py's page has no title line"
-    page_file.write_text(head[: title_line.end()] + "\n" + page.replace("lNN", lesson.session), encoding="utf-8")
+    page_file.write_text(head[: title_line.end()] + "\n" + page.replace("lNN", lesson.id), encoding="utf-8")
     return lesson
 
 

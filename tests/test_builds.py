@@ -44,7 +44,7 @@ def course(tmp_path_factory):
     first, second = free_numbers(repo, 2)
     earlier = make_lesson(repo, first, "earlier", "前一讲：平均")
     later = make_lesson(repo, second, "later", "后一讲：接着算",
-                        files={"reuse": ("接着前一讲", LATER_CODE.replace("lEARLIER", earlier.session))}, page=LATER_PAGE)
+                        files={"reuse": ("接着前一讲", LATER_CODE.replace("lEARLIER", earlier.id))}, page=LATER_PAGE)
     confirm(earlier, later)
     result = mkdocs_build(repo, repo / "site")
     assert result.returncode == 0, result.stderr

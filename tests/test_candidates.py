@@ -257,7 +257,7 @@ class _Build:
     def __init__(self, scope, origin=None):
         self.scope, self.origin = scope, origin or {}
 
-    def candidates(self, session, queries):
+    def candidates(self, lesson_id, queries):
         return [candidates.answer(q, self.scope, self.origin) for q in queries]
 
 

@@ -252,7 +252,7 @@ class _NoLessons:
 
     lessons: ClassVar[dict] = {}
 
-    def done_with(self, session) -> None:  # a page's end: no worker to end
+    def done_with(self, lesson_id) -> None:  # a page's end: no worker to end
         pass
 
 

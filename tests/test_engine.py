@@ -19,13 +19,13 @@ from tests.scratch_lesson import free_numbers, used_numbers
 A, B, C, D, E, F, G = (f"l{n}" for n in free_numbers(Path(__file__).resolve().parents[1], 7))
 
 
-def lesson(root: Path, session: str, files: dict[str, str], **settings) -> None:
-    package = root / f"lessons/{session}"
+def lesson(root: Path, lesson_id: str, files: dict[str, str], **settings) -> None:
+    package = root / f"lessons/{lesson_id}"
     package.mkdir(parents=True)
     extra = "".join(f"{k} = {v!r}\n" for k, v in settings.items())
     names = ", ".join(f"({n!r}, {n!r})" for n in files)
-    (package / "__init__.py").write_text(f'"""第 {session[1:]} 讲 · 测试"""\nEXPERIMENTS = [{names}]\n{extra}', encoding="utf-8")
-    (package / "__main__.py").write_text(f"from lessons.runner import main\n\nmain('lessons.{session}')\n", encoding="utf-8")
+    (package / "__init__.py").write_text(f'"""第 {lesson_id[1:]} 讲 · 测试"""\nEXPERIMENTS = [{names}]\n{extra}', encoding="utf-8")
+    (package / "__main__.py").write_text(f"from lessons.runner import main\n\nmain('lessons.{lesson_id}')\n", encoding="utf-8")
     for name, code in files.items():
         (package / f"{name}.py").write_text(textwrap.dedent(code).replace("lA.", f"{A}."), encoding="utf-8")
 
@@ -42,11 +42,11 @@ def root(tmp_path) -> Path:
     return repo
 
 
-def runs(root: Path, sessions=(A, B, C)) -> dict[str, engine.Run]:
+def runs(root: Path, lesson_ids=(A, B, C)) -> dict[str, engine.Run]:
     build = engine.Build(root)
     try:
-        build.prefetch(sessions)
-        return {s: build.run(s) for s in sessions}
+        build.prefetch(lesson_ids)
+        return {s: build.run(s) for s in lesson_ids}
     finally:
         build.close()
 
@@ -86,8 +86,8 @@ def test_results_are_cached_by_what_they_depend_on(root):
 
 def test_independent_lessons_run_at_the_same_time(root, tmp_path):
     log = tmp_path / "times.txt"
-    for session in (D, E):
-        lesson(root, session, {"slow": f"import time\nstart = time.time()\ntime.sleep(1.0)\n"
+    for lesson_id in (D, E):
+        lesson(root, lesson_id, {"slow": f"import time\nstart = time.time()\ntime.sleep(1.0)\n"
                                        f"open({str(log)!r}, 'a').write(f'{{start}} {{time.time()}}\\n')\n"})
     runs(root, [D, E])
     (a0, a1), (b0, b1) = [tuple(map(float, line.split())) for line in log.read_text().splitlines()]
@@ -203,7 +203,7 @@ def test_the_build_names_the_lessons_it_ran(root):
         ran = build.executed()
     finally:
         build.close()
-    assert [lesson.session for lesson in ran] == [A, B]
+    assert [lesson.id for lesson in ran] == [A, B]
     line = report.executed(ran, 1.5, 0)
     assert f"重新运行第 {int(A[1:])}、{int(B[1:])} 讲（lessons.{A}, lessons.{B}）" in line
     assert "没有一讲重新运行" in report.executed([], 0, 0)

@@ -24,25 +24,25 @@ class StandIn:
     def __init__(self, failing: str = "") -> None:
         self.failing, self.executed = failing, []
 
-    def run(self, session):
+    def run(self, lesson_id):
         return engine.Run(lesson=None, key="k", files=[])
 
-    def evaluate(self, session, exprs):
+    def evaluate(self, lesson_id, exprs):
         return [evaluate(e, dict(NS)) for e in exprs]
 
-    def execute(self, session, page, chain, code, where):
+    def execute(self, lesson_id, page, chain, code, where):
         self.executed.append(where)
         if self.failing and self.failing in code:
             return {"error": {"type": "RuntimeError", "message": "shapes cannot be multiplied", "where": None}}
         return {"output": "printed\n"}
 
-    def done_with(self, session):
+    def done_with(self, lesson_id):
         pass
 
-    def comment_problems(self, session):
+    def comment_problems(self, lesson_id):
         return []
 
-    def candidates(self, session, queries):
+    def candidates(self, lesson_id, queries):
         return [candidates.answer(q, dict(NS), {}) for q in queries]
 
 

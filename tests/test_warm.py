@@ -240,7 +240,7 @@ def test_a_page_that_names_its_lesson_in_front_matter_is_keyed_by_that_lessons_r
 
     def key(run_key: str) -> str:
         build = SimpleNamespace(cache=tmp_path, versions={}, lessons={lesson.id: None},
-                                run=lambda session: SimpleNamespace(key=run_key))
+                                run=lambda lesson_id: SimpleNamespace(key=run_key))
         return pagecache.PageCache(build, ROOT, {}, [file]).key(SimpleNamespace(file=file))
 
     assert key("first run") != key("second run")

@@ -76,7 +76,7 @@ def lesson(tmp_path_factory):
 
 def write(lesson, before: str = "", old: str = "", new: str = "") -> str:
     """The scratch page with `before` in place of BEFORE (and `old` replaced by `new`); its text."""
-    page = PAGE.replace("lNN", lesson.session).replace("BEFORE", before)
+    page = PAGE.replace("lNN", lesson.id).replace("BEFORE", before)
     if old:
         assert old in page, old
         page = page.replace(old, new, 1)

@@ -47,7 +47,7 @@ from coursekit.core import stamps
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
 AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
-SITE = "site"  # the session of blocks on pages of no lesson: they run in a worker with no lesson run
+SITE = "site"  # the lesson id of blocks on pages of no lesson: they run in a worker with no lesson run
 FORMAT = 5  # bump when the cache layout, or what a recorded run has passed, changes
 HISTORY = 8  # runs kept per lesson: a file edited and put back finds its earlier run
 CACHE_BYTES = 512 * 1024 * 1024  # the whole cache at most; the least recently used runs go first
@@ -81,7 +81,7 @@ class Lesson:
         return self.package.replace(".", "/")
 
     @property
-    def session(self) -> str:
+    def id(self) -> str:
         return self.package.split(".")[-1]
 
 
@@ -99,10 +99,10 @@ def find_lessons(root: Path) -> dict[str, Lesson]:
                     pass
         if "EXPERIMENTS" not in names:
             continue
-        session = init.parent.name
-        found[session] = Lesson(
-            package=f"lessons.{session}", number=session[1:],
-            title=(ast.get_docstring(tree) or session).strip().split("\n")[0],
+        lesson_id = init.parent.name
+        found[lesson_id] = Lesson(
+            package=f"lessons.{lesson_id}", number=lesson_id[1:],
+            title=(ast.get_docstring(tree) or lesson_id).strip().split("\n")[0],
             experiments=[tuple(e) for e in names["EXPERIMENTS"]],
             time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
             output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
@@ -115,7 +115,7 @@ def find_lessons(root: Path) -> dict[str, Lesson]:
 SITE_LESSON = Lesson(package="", number="", title="网站的页面", experiments=[])
 
 
-def session_of(page: str) -> str | None:
+def lesson_of(page: str) -> str | None:
     """The lesson a page under docs/lessons/ belongs to: docs/lessons/10-attention.md -> 'l10'."""
     m = re.fullmatch(r"(?:.*/)?docs/lessons/(\d+)-[^/]*\.md", page)
     return f"l{m.group(1)}" if m else None
@@ -329,8 +329,8 @@ class Build:
         self._key: bytes | None = None  # the cache's sealing key, read on first use
         self._key_lock = threading.Lock()
         self._in_use: set[str] = set()  # run keys this build uses: never pruned under it
-        self._blocks: dict[tuple[str, str], dict[str, tuple[str, str, str]]] = {}  # (session, page) -> chain -> (previous, code, where)
-        self.page_deps: dict[str, tuple[str, dict[str, str]]] = {}  # page -> (session, the files its blocks read: their hashes)
+        self._blocks: dict[tuple[str, str], dict[str, tuple[str, str, str]]] = {}  # (lesson id, page) -> chain -> (previous, code, where)
+        self.page_deps: dict[str, tuple[str, dict[str, str]]] = {}  # page -> (lesson id, the files its blocks read: their hashes)
 
     @functools.cached_property
     def tooling(self) -> str:
@@ -344,13 +344,13 @@ class Build:
                       if p.suffix == ".py" else p.read_text(encoding="utf-8", errors="replace")) for p in files))
 
     # ---- runs ---------------------------------------------------------------------------------
-    def prefetch(self, sessions=None) -> None:
+    def prefetch(self, lesson_ids=None) -> None:
         """Start every lesson whose cached run is stale, in parallel."""
-        for session in sessions or self.lessons:
-            self._future(session)
+        for lesson_id in lesson_ids or self.lessons:
+            self._future(lesson_id)
 
-    def run(self, session: str) -> Run:
-        return self._future(session).result()
+    def run(self, lesson_id: str) -> Run:
+        return self._future(lesson_id).result()
 
     def executed(self) -> list[Lesson]:
         """The lessons this build ran, in course order (the rest came from the cache)."""
@@ -359,15 +359,15 @@ class Build:
         ran = [s for s, f in futures.items() if f.done() and not f.exception() and f.result().executed]
         return [self.lessons[s] for s in sorted(ran, key=lambda s: (len(s), s)) if s in self.lessons]
 
-    def lesson(self, session: str) -> Lesson:
-        """The lesson of a session; SITE: the pages of no lesson (nothing runs before their blocks)."""
-        return SITE_LESSON if session == SITE else self.lessons[session]
+    def lesson(self, lesson_id: str) -> Lesson:
+        """The lesson of a lesson id ('l10'); SITE: the pages of no lesson (nothing runs before their blocks)."""
+        return SITE_LESSON if lesson_id == SITE else self.lessons[lesson_id]
 
-    def _future(self, session: str) -> Future:
+    def _future(self, lesson_id: str) -> Future:
         with self._lock:
-            if session not in self._runs:
-                self._runs[session] = self._pool.submit(self._run, session)
-            return self._runs[session]
+            if lesson_id not in self._runs:
+                self._runs[lesson_id] = self._pool.submit(self._run, lesson_id)
+            return self._runs[lesson_id]
 
     # ---- the run cache: a few runs per lesson, each valid while the files it read are unchanged ----
     def _runs_of(self, lesson: Lesson) -> Path:
@@ -421,8 +421,8 @@ class Build:
             shutil.rmtree(folder, ignore_errors=True)
         return freed
 
-    def _run(self, session: str) -> Run:
-        lesson = self.lesson(session)
+    def _run(self, lesson_id: str) -> Run:
+        lesson = self.lesson(lesson_id)
         cached = self._cached(lesson)
         if cached is not None:
             with self._lock:
@@ -480,14 +480,14 @@ class Build:
         more = f"（另有 {len(others)} 行：{'、'.join(others[:3])}{'…' if len(others) > 3 else ''}）" if others else ""
         return LessonError(message + more, (rel, line), ran=False)
 
-    def comment_problems(self, session: str) -> list:
+    def comment_problems(self, lesson_id: str) -> list:
         """The claims the lesson's own files make in their comments and docstrings, and in its
         experiments' titles (coursekit.core.comments.lesson_problems): the page's problems."""
         from coursekit.core import comments
 
-        lesson = self.lessons[session]
+        lesson = self.lessons[lesson_id]
         return comments.lesson_problems(self.root, lesson, self._own_files(lesson),
-                                        lambda exprs: self.evaluate(session, exprs))
+                                        lambda exprs: self.evaluate(lesson_id, exprs))
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
         """While the worker still holds the lesson, evaluate what its page will ask for and run its
@@ -500,10 +500,10 @@ class Build:
             return
         try:
             if plan.exprs:
-                self.evaluate(run.lesson.session, plan.exprs, worker=worker, run=run)
+                self.evaluate(run.lesson.id, plan.exprs, worker=worker, run=run)
             previous = ""
             for code, where in plan.blocks:
-                answer = self.execute(run.lesson.session, plan.page, previous, code, where, worker=worker, run=run)
+                answer = self.execute(run.lesson.id, plan.page, previous, code, where, worker=worker, run=run)
                 if "error" in answer:
                     break  # the page reports it, at its line
                 previous = chain(previous, code)
@@ -544,12 +544,12 @@ class Build:
         return data if isinstance(data, dict) else {}
 
     # ---- a live worker that has run the lesson --------------------------------------------------
-    def _worker(self, session: str) -> Worker:
-        run = self.run(session)
+    def _worker(self, lesson_id: str) -> Worker:
+        run = self.run(lesson_id)
         if run.error:
             raise run.error
         with self._lock:
-            worker = self._workers.get(session)
+            worker = self._workers.get(lesson_id)
         if worker is None or worker.dead:
             self.reruns += 1  # a page asked for something its lesson's run did not prepare
             worker = Worker(self.root, run.lesson)
@@ -559,79 +559,79 @@ class Build:
                     worker.close()
                     raise _lesson_error(answer["error"], "再次运行出错", f"{run.lesson.folder}/{name}.py")
             with self._lock:
-                self._workers[session] = worker
+                self._workers[lesson_id] = worker
         return worker
 
-    def done_with(self, session: str) -> None:
+    def done_with(self, lesson_id: str) -> None:
         """A page has used the lesson's worker: nothing it did may reach another page."""
         with self._lock:
-            worker = self._workers.pop(session, None)
+            worker = self._workers.pop(lesson_id, None)
         if worker is not None:
             worker.close()
 
     # ---- bindings and page blocks ----------------------------------------------------------------
-    def evaluate(self, session: str, exprs: list[str], worker: Worker | None = None, run: Run | None = None) -> list[dict]:
+    def evaluate(self, lesson_id: str, exprs: list[str], worker: Worker | None = None, run: Run | None = None) -> list[dict]:
         """Each expression's numbers ({'numbers': [...]}) or {'error': ...}, cached under the run."""
-        run = run or self.run(session)
+        run = run or self.run(lesson_id)
         if run.error:
             raise run.error
         path = self.cache / "evals" / f"{run.key}.json"
         known = self.read(path)
         missing = sorted({e for e in exprs if e not in known})
         if missing:
-            answer = (worker or self._worker(session)).ask(("eval", missing), "计算绑定的表达式")
+            answer = (worker or self._worker(lesson_id)).ask(("eval", missing), "计算绑定的表达式")
             known.update(zip(missing, answer["values"]))
             self.write(path, known)
         return [known[e] for e in exprs]
 
-    def candidates(self, session: str, queries: list[tuple]) -> list[tuple[list[str], tuple[str, list[str]]]]:
+    def candidates(self, lesson_id: str, queries: list[tuple]) -> list[tuple[list[str], tuple[str, list[str]]]]:
         """For each query (pages._query: written numbers, names and term stems nearby, whether they
         count things): (the lesson's expressions that agree, best first; ('', []) when the first is
         sure, else why not and the tied candidates: coursekit.core.candidates.decide)."""
         if not queries:
             return []
-        run = self.run(session)
+        run = self.run(lesson_id)
         if run.error:
             raise run.error
-        answer = self._worker(session).ask(("candidates", queries), "找绑定的候选")
+        answer = self._worker(lesson_id).ask(("candidates", queries), "找绑定的候选")
         return [(found, tuple(why)) for found, why in answer["answers"]]
 
-    def execute(self, session: str, page: str, previous: str, code: str, where: str,
+    def execute(self, lesson_id: str, page: str, previous: str, code: str, where: str,
                 worker: Worker | None = None, run: Run | None = None) -> dict:
         """Run a page block after the page's earlier blocks (`previous`: their chain); {'output': …}
         or {'error': …}. Kept under the run, the kit and the chain, valid while every file of tinylm
         and lessons the worker had imported or read by then reads as it did."""
-        run = run or self.run(session)
+        run = run or self.run(lesson_id)
         if run.error:
             raise run.error
         here = chain(previous, code)
         with self._lock:
-            self._blocks.setdefault((session, page), {})[here] = (previous, code, where)
+            self._blocks.setdefault((lesson_id, page), {})[here] = (previous, code, where)
         path = self.cache / "blocks" / f"{run.key}-{self.tooling}" / f"{here}.json"
         known = self.read(path)
         if isinstance(known.get("answer"), dict) and isinstance(known.get("deps"), dict) \
-                and self.unchanged(session, known["deps"]):
-            self._note_deps(page, session, known["deps"])
+                and self.unchanged(lesson_id, known["deps"]):
+            self._note_deps(page, lesson_id, known["deps"])
             return known["answer"]
-        worker = worker or self._worker(session)
-        answer = self._catch_up(worker, session, page, previous)
+        worker = worker or self._worker(lesson_id)
+        answer = self._catch_up(worker, lesson_id, page, previous)
         if answer is None:
             answer = worker.ask(("exec", code, where, page), f"运行 {where} 的代码块")
         deps = {rel: file_hash(self.root, rel, run.lesson) for rel in answer.pop("deps", [])}
         if "error" not in answer:
             worker.played[page] = here
             self.write(path, {"answer": answer, "deps": deps})
-            self._note_deps(page, session, deps)
+            self._note_deps(page, lesson_id, deps)
         return answer
 
-    def _catch_up(self, worker: Worker, session: str, page: str, previous: str) -> dict | None:
+    def _catch_up(self, worker: Worker, lesson_id: str, page: str, previous: str) -> dict | None:
         """Have the worker run the page's earlier blocks first when it has not (they came from the
         cache, or another worker ran them): a block may use what they defined. An error of theirs
         is the answer; None when the worker is ready."""
         if worker.played.get(page, "") == previous:
             return None
         with self._lock:
-            known = dict(self._blocks.get((session, page), {}))
+            known = dict(self._blocks.get((lesson_id, page), {}))
         earlier = []
         while previous and previous in known:
             previous, code, where = known[previous]
@@ -645,15 +645,15 @@ class Build:
                 return answer
         return None
 
-    def unchanged(self, session: str, deps: dict) -> bool:
+    def unchanged(self, lesson_id: str, deps: dict) -> bool:
         """Every file in `deps` (path -> hash) reads as it did."""
-        lesson = self.lesson(session)
+        lesson = self.lesson(lesson_id)
         return all(isinstance(h, str) and file_hash(self.root, rel, lesson) == h for rel, h in deps.items())
 
-    def _note_deps(self, page: str, session: str, deps: dict) -> None:
+    def _note_deps(self, page: str, lesson_id: str, deps: dict) -> None:
         with self._lock:
-            _, before = self.page_deps.get(page, (session, {}))
-            self.page_deps[page] = (session, {**before, **deps})
+            _, before = self.page_deps.get(page, (lesson_id, {}))
+            self.page_deps[page] = (lesson_id, {**before, **deps})
 
     def close(self) -> None:
         with self._lock:

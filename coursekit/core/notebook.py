@@ -154,9 +154,9 @@ def write_all(build, root: Path, folder: Path) -> tuple[list[str], list[str]]:
     while its run and the kit are unchanged); (their paths under `folder`, the failing lessons'
     messages). A lesson whose run failed gets a notebook too, its error as the first cell."""
     made, uris, errors = maker(), [], []
-    for session, lesson in build.lessons.items():
+    for lesson_id, lesson in build.lessons.items():
         uri = f"lessons/{lesson.number}-notebook.ipynb"
-        run = build.run(session)
+        run = build.run(lesson_id)
         target, record = folder / uri, build.cache / "notebooks" / f"{lesson.number}.json"
         uris.append(uri)
         if run.error is None and target.is_file() and build.read(record).get("key") == [run.key, made]:

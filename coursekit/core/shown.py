@@ -58,13 +58,13 @@ EXECUTED = "执行的代码块"
 
 
 def record_path(root: Path, page: str) -> Path | None:
-    lesson = engine.session_of(page)
+    lesson = engine.lesson_of(page)
     return None if lesson is None else root / "lessons" / lesson / RECORD
 
 
 def current_path(root: Path, page: str) -> Path:
     """Where a confirming build leaves what the page shows now."""
-    return root / ".cache/coursekit/shown" / f"{engine.session_of(page)}.json"
+    return root / ".cache/coursekit/shown" / f"{engine.lesson_of(page)}.json"
 
 
 def as_record(page: str, shown: list[Shown]) -> str:

@@ -24,11 +24,11 @@ class ChangeError(ValueError):
     pass
 
 
-def varied(root: Path, session: str, dest: Path, declared: str = "INPUT_CHANGES") -> engine.Build | None:
+def varied(root: Path, lesson_id: str, dest: Path, declared: str = "INPUT_CHANGES") -> engine.Build | None:
     """A build over a copy of `root` at `dest` with the lesson's INPUT_CHANGES made (or its
     CHECK_CHANGES, the bench's own, which --bind never sees), or None when it declares none. A change
     whose text is not in its file is an error naming the lesson's file."""
-    lesson = engine.find_lessons(root)[session]
+    lesson = engine.find_lessons(root)[lesson_id]
     changes = lesson.check_changes if declared == "CHECK_CHANGES" else lesson.input_changes
     if not changes:
         return None
@@ -46,18 +46,18 @@ def varied(root: Path, session: str, dest: Path, declared: str = "INPUT_CHANGES"
 class _Unchecked(engine.Build):
     """A build whose lessons run with their asserts off (python -O): the zygote it starts inherits it."""
 
-    def run(self, session: str) -> engine.Run:
+    def run(self, lesson_id: str) -> engine.Run:
         before = os.environ.get("PYTHONOPTIMIZE")
         os.environ["PYTHONOPTIMIZE"] = "1"
         try:
-            return super().run(session)
+            return super().run(lesson_id)
         finally:
             os.environ.pop("PYTHONOPTIMIZE") if before is None else os.environ.__setitem__("PYTHONOPTIMIZE", before)
 
 
-def values(build: engine.Build, session: str, exprs: list[str]) -> dict[str, list[float] | None]:
+def values(build: engine.Build, lesson_id: str, exprs: list[str]) -> dict[str, list[float] | None]:
     """Each expression's numbers in `build`'s run of the lesson (None when it fails there)."""
-    return {e: v.get("numbers") if "error" not in v else None for e, v in zip(exprs, build.evaluate(session, exprs))}
+    return {e: v.get("numbers") if "error" not in v else None for e, v in zip(exprs, build.evaluate(lesson_id, exprs))}
 
 
 def same(a: list[float] | None, b: list[float] | None) -> bool:

@@ -53,10 +53,10 @@ def declared(text: str) -> list[str]:
 def prepare(state, text: str) -> None:
     """Evaluate the page's widget expressions now, before its blocks run, into `state.widget_values`."""
     exprs = declared(text)
-    if not exprs or not state.session or state.broken or state.build is None:
+    if not exprs or not state.lesson_id or state.broken or state.build is None:
         return
     try:
-        state.widget_values.update(zip(exprs, state.build.evaluate(state.session, exprs)))
+        state.widget_values.update(zip(exprs, state.build.evaluate(state.lesson_id, exprs)))
     except engine.LessonError:
         pass  # the page reports the lesson's failure once
 

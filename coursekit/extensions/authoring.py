@@ -34,10 +34,10 @@ def check(build: engine.Build, root: Path, path: Path, text: str | None = None) 
 
     rel = path.relative_to(root).as_posix()
     text = path.read_text(encoding="utf-8") if text is None else text
-    session = _lesson(build, rel, text)
-    if session is None:
+    lesson_id = _lesson(build, rel, text)
+    if lesson_id is None:
         return _bind(rel, text, facts.evaluate)
-    return _bind(rel, text, lambda exprs: build.evaluate(session, exprs))
+    return _bind(rel, text, lambda exprs: build.evaluate(lesson_id, exprs))
 
 
 def _lesson(build: engine.Build, rel: str, text: str) -> str | None:
@@ -45,8 +45,8 @@ def _lesson(build: engine.Build, rel: str, text: str) -> str | None:
     from coursekit.extensions import checks
 
     fm, _, body = scan.front_matter(text)
-    session = checks.page_session(rel, body, fm)
-    return session if session in build.lessons else None
+    lesson_id = checks.page_lesson(rel, body, fm)
+    return lesson_id if lesson_id in build.lessons else None
 
 
 @dataclass
@@ -68,24 +68,24 @@ def proposals(build: engine.Build, root: Path, path: Path, found: guard.Scan,
     that binds to a lesson (coursekit.core.candidates); a run of several numbers that no single value
     matches is also tried number by number."""
     text = path.read_text(encoding="utf-8") if text is None else text
-    session = _lesson(build, path.relative_to(root).as_posix(), text)
-    return [] if session is None else proposals_for(build, root, session, found)
+    lesson_id = _lesson(build, path.relative_to(root).as_posix(), text)
+    return [] if lesson_id is None else proposals_for(build, root, lesson_id, found)
 
 
-def proposals_for(build: engine.Build, root: Path, session: str, found: guard.Scan) -> list[Proposal]:
-    """proposals() for a scanned, bound piece of Markdown that binds to lesson `session`."""
+def proposals_for(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) -> list[Proposal]:
+    """proposals() for a scanned, bound piece of Markdown that binds to the lesson `lesson_id`."""
     tiers = _nearby(root, found)
     runs = [(run, {**tiers(run[0])[0], **dict.fromkeys(names, 0)}, tiers(run[0])[1])
             for run, names in guard.unbound_runs(found)]
-    answers = build.candidates(session, [_query(found, run, names, near) for run, names, near in runs])
-    answers = _again_with_bound(build, session, found, runs, answers)
+    answers = build.candidates(lesson_id, [_query(found, run, names, near) for run, names, near in runs])
+    answers = _again_with_bound(build, lesson_id, found, runs, answers)
     singles = [([t], names, near) for (run, names, near), (got, _) in zip(runs, answers)
                if not got and len(run) > 1 for t in run]
-    single_answers = build.candidates(session, [_query(found, run, names, near) for run, names, near in singles])
+    single_answers = build.candidates(lesson_id, [_query(found, run, names, near) for run, names, near in singles])
     out = [Proposal(found.line(run[0].start), run, got, *why)
            for (run, _, _), (got, why) in zip(runs + singles, answers + single_answers) if got]
     sides = _side_by_side(found)
-    for (tokens, _), (got, why) in zip(sides, build.candidates(session, [q for _, q in sides])):
+    for (tokens, _), (got, why) in zip(sides, build.candidates(lesson_id, [q for _, q in sides])):
         if got and why[0] == "":  # the whole display at once, in place of its pieces
             inside = {id(t) for t in tokens}
             out = [p for p in out if not any(id(t) in inside for t in p.tokens)]
@@ -116,7 +116,7 @@ def _side_by_side(found: guard.Scan) -> list[tuple[list, dict]]:
 NEIGHBOUR = 0.5  # the tier of a name a sure proposal binds in the paragraph before or after
 
 
-def _again_with_bound(build: engine.Build, session: str, found: guard.Scan, runs: list, answers: list) -> list:
+def _again_with_bound(build: engine.Build, lesson_id: str, found: guard.Scan, runs: list, answers: list) -> list:
     """The answers, with each run that has no sure candidate asked again with the names its
     paragraph's sure proposals bind as names of the paragraph (as they are once written: 三个位置
     before [1, 0]、[0, 2]{=vectors} counts the rows of vectors), and those of the paragraphs beside
@@ -138,7 +138,7 @@ def _again_with_bound(build: engine.Build, session: str, found: guard.Scan, runs
     queries = [_query(found, runs[i][0], {**runs[i][1], **{n: min(t, runs[i][1].get(n, 9)) for n, t in around(runs[i][0]).items()}},
                       runs[i][2]) for i in again]
     out = list(answers)
-    for i, (got, why) in zip(again, build.candidates(session, queries)):
+    for i, (got, why) in zip(again, build.candidates(lesson_id, queries)):
         if got and why[0] == "":
             out[i] = (got, why)
     return out
@@ -303,10 +303,10 @@ def offer(p: Proposal) -> str:
     return "；候选：" + "、".join(f"{{={e}}}" for e in p.exprs) + f"（{why.get(p.why_not, p.why_not)}）"
 
 
-def propose(build: engine.Build, root: Path, session: str, found: guard.Scan) -> None:
+def propose(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) -> None:
     """Add to each unbound-number problem of `found` its proposal (offer), when it has one."""
     by_start = {p.at: p for p in found.problems if p.at >= 0}
-    for proposal in proposals_for(build, root, session, found):
+    for proposal in proposals_for(build, root, lesson_id, found):
         problem = by_start.get(proposal.tokens[0].start)
         if problem is not None:
             problem.message += offer(proposal)
@@ -321,16 +321,16 @@ def settle_ties(build: engine.Build, root: Path, path: Path, chosen: list[Propos
     from coursekit.core import variations
 
     ties = [p for p in chosen if p.why_not == "tie"]
-    session = _lesson(build, path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"))
-    if not ties or session is None:
+    lesson_id = _lesson(build, path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"))
+    if not ties or lesson_id is None:
         return 0
     exprs = sorted({e for p in ties for e in p.tied})
     with tempfile.TemporaryDirectory(prefix="coursekit-varied-") as scratch:
-        changed = variations.varied(root, session, Path(scratch))
+        changed = variations.varied(root, lesson_id, Path(scratch))
         if changed is None:
             return 0
         try:
-            before, after = variations.values(build, session, exprs), variations.values(changed, session, exprs)
+            before, after = variations.values(build, lesson_id, exprs), variations.values(changed, lesson_id, exprs)
         finally:
             changed.close()
     settled = 0

@@ -54,7 +54,7 @@ def plan(root: Path, lesson: engine.Lesson) -> engine.PagePlan | None:
 
     def runs_here(f) -> bool:
         m = re.search(r'\bsession="?(\w+)"?', f.info)
-        return f.executed and "file=" not in f.info and (m is None or m.group(1) == lesson.session)
+        return f.executed and "file=" not in f.info and (m is None or m.group(1) == lesson.id)
 
     blocks = [("\n".join(f.lines), f"{rel}:{fm_lines + f.start}") for f in scan.fences(body) if runs_here(f)]
     return engine.PagePlan(rel, exprs, blocks)
@@ -63,7 +63,7 @@ def plan(root: Path, lesson: engine.Lesson) -> engine.PagePlan | None:
 class PageState:
     path: str  # docs/lessons/10-attention.md
     root: Path
-    session: str | None
+    lesson_id: str | None
     build: engine.Build | None
     owns_build: bool
     problems: list[guard.Problem] = field(default_factory=list)
@@ -104,24 +104,24 @@ class GuardPreprocessor(Preprocessor):
         path, first, fm = _pages.locate(root, text)
         if path == "<page>":
             return lines  # markdown-exec converting a block's output, or text from elsewhere
-        session = page_session(path, text, fm)
+        lesson_id = page_lesson(path, text, fm)
         build, owns = engine.current.build, False
-        if build is None and (session or EXECUTES.search(text)):  # a builder without the MkDocs hooks
+        if build is None and (lesson_id or EXECUTES.search(text)):  # a builder without the MkDocs hooks
             build, owns = engine.Build(root, planner=plan), True
-        if session and build is not None and session not in build.lessons:
-            session = None
-        state = PageState(path, root, session, build, owns)
+        if lesson_id and build is not None and lesson_id not in build.lessons:
+            lesson_id = None
+        state = PageState(path, root, lesson_id, build, owns)
         self.md.coursekit = state
-        if session:
+        if lesson_id:
             try:
-                run = build.run(session)
+                run = build.run(lesson_id)
                 if run.error:
                     _lesson_failed(state, run.error, path, text, first)
             except engine.LessonError as err:
                 _lesson_failed(state, err, path, text, first)
-            if session == engine.session_of(path) and not state.broken:  # the lesson's own page reports
+            if lesson_id == engine.lesson_of(path) and not state.broken:  # the lesson's own page reports
                 try:  # its files' comments; a failed run is the one error
-                    state.problems += build.comment_problems(session)
+                    state.problems += build.comment_problems(lesson_id)
                 except engine.LessonError as err:
                     _lesson_failed(state, err, path, text, first)
         out = _check(state, path, text, first)
@@ -142,20 +142,20 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
     if exprs and state.broken:
         values = None  # the lesson's code failed: that is the one error, not every binding
     elif exprs:
-        if state.session is None:
+        if state.lesson_id is None:
             from coursekit.extensions import facts  # a page of no lesson binds to the kit's own numbers
 
             values = dict(zip(exprs, facts.evaluate(exprs)))
         else:
             try:
-                values = dict(zip(exprs, state.build.evaluate(state.session, exprs)))
+                values = dict(zip(exprs, state.build.evaluate(state.lesson_id, exprs)))
             except engine.LessonError as err:
                 _lesson_failed(state, err, path, text, first)
                 values = None
     if values is not None:
         state.bound += guard.bind(found, values)
-        if found.unbound and state.session is not None:
-            authoring.propose(state.build, state.root, state.session, found)  # 写 {=…} 绑定？
+        if found.unbound and state.lesson_id is not None:
+            authoring.propose(state.build, state.root, state.lesson_id, found)  # 写 {=…} 绑定？
         state.problems += found.problems
     if not strip:
         return text
@@ -299,11 +299,11 @@ def failure_line(root: Path, text: str, first: int, err: engine.LessonError) -> 
 LISTING = re.compile(r'\bfile="([^"]+)"')
 
 
-def page_session(path: str, text: str, fm: str = "") -> str | None:
+def page_lesson(path: str, text: str, fm: str = "") -> str | None:
     """A lesson page runs in its lesson (docs/lessons/10-….md: l10); another page names one in its
     front matter (`session: l10`) or on an executed block (session="l10")."""
     m = FRONT_SESSION.search(fm) or SESSION.search(text)
-    return engine.session_of(path) or (m.group(1) if m else None)
+    return engine.lesson_of(path) or (m.group(1) if m else None)
 
 
 FRONT_SESSION = re.compile(r"^session:[ \t]*[\"']?(l\d+)[\"']?[ \t]*$", re.M)
@@ -333,10 +333,10 @@ class ReportTreeprocessor(Treeprocessor):
             return None
         self.md.coursekit = None
         if state.build is not None:
-            state.build.done_with(state.session or engine.SITE)
+            state.build.done_with(state.lesson_id or engine.SITE)
         if state.owns_build:
             state.build.close()
-        if state.session and state.path.startswith(LESSON_PAGES) and not state.broken:
+        if state.lesson_id and state.path.startswith(LESSON_PAGES) and not state.broken:
             state.problems += shown.finish(state.root, state.path, state.shown)
         problems = sorted(state.problems, key=lambda p: (p.path != state.path, p.path, p.line))
         engine.current.problems[state.path] = problems

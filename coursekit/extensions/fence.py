@@ -50,14 +50,14 @@ def _format(state, source, language, css_class, options, md, **kwargs):
     ours = {k: options.pop(k, "") for k in OURS}
     where = ours["src"] or f"{state.path}:1"
     named = options.get("session", "")
-    if named and named != (state.session or ""):
-        return _failed(state, where, {"type": "", "message": _elsewhere(named, state.session), "where": None},
+    if named and named != (state.lesson_id or ""):
+        return _failed(state, where, {"type": "", "message": _elsewhere(named, state.lesson_id), "where": None},
                        "代码块没有运行")
     if ours["file"]:
-        if not state.session:
+        if not state.lesson_id:
             return _plain_listing(ours["file"], md, options, state)
         return _unsearched(_listing(state, ours["file"], where, md, options))
-    session = state.session or engine.SITE  # a page of no lesson: a worker with nothing run before
+    lesson_id = state.lesson_id or engine.SITE  # a page of no lesson: a worker with nothing run before
 
     def run(code: str, **_) -> str:
         # A failure is reported once, by the page's problems; the block shows it instead of output
@@ -74,7 +74,7 @@ def _format(state, source, language, css_class, options, md, **kwargs):
                                           "where": (path, int(line) + typed[0].line)}, "代码块没有运行", "drift")
         previous, state.chain = state.chain, engine.chain(state.chain, code)
         try:
-            answer = state.build.execute(session, state.path, previous, code, where)
+            answer = state.build.execute(lesson_id, state.path, previous, code, where)
         except engine.LessonError as err:
             answer = {"error": {"type": "", "message": str(err), "where": err.where}}
         if "error" in answer:
@@ -165,7 +165,7 @@ def _listing(state, spec: str, where: str, md, options):
         message = _failed(state, where, {"type": "", "message": str(err)})
         return base_format(language="python", run=lambda code, **_: message, code="", md=md, **options)
     try:
-        run = state.build.run(state.session)
+        run = state.build.run(state.lesson_id)
     except engine.LessonError:
         run = None
     output = ""

@@ -120,12 +120,12 @@ def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) 
     """What a page shows besides its own text: its lesson's run, the files it includes (and the
     files those include) and, where it shows them, other lessons' titles and summaries
     (`declarations()`, read when needed)."""
-    from coursekit.extensions.checks import page_session  # the extension imports MkDocs-free modules only
+    from coursekit.extensions.checks import page_lesson  # the extension imports MkDocs-free modules only
 
     text = page.read_text(encoding="utf-8")
     rel = page.relative_to(root).as_posix()
-    session = page_session(rel, text, text)  # a lesson page, or one naming its lesson (front matter, a block)
-    h = hashlib.sha256(run_keys.get(session, "").encode() if session else b"")
+    lesson_id = page_lesson(rel, text, text)  # a lesson page, or one naming its lesson (front matter, a block)
+    h = hashlib.sha256(run_keys.get(lesson_id, "").encode() if lesson_id else b"")
     if crossref.shows_declarations(rel, text):  # other lessons' titles and summaries (links, table)
         h.update(declarations().encode())
     todo, seen = references(text), set()

@@ -115,10 +115,10 @@ class PageCache:
         shown = ""
         if rel.endswith(".md"):
             # a lesson page, or a page naming a lesson in its front matter or on a block, as the guard reads it
-            session = checks.page_session(rel, text, text)
-            runs = {session: self.build.run(session).key} if session in self.build.lessons else {}
+            lesson_id = checks.page_lesson(rel, text, text)
+            runs = {lesson_id: self.build.run(lesson_id).key} if lesson_id in self.build.lessons else {}
             shown = incremental.fingerprint(self.root, source, runs, self._declarations)
-            shown += session or ""
+            shown += lesson_id or ""
         return _sha(self.site, rel, text, shown)
 
     def _blocks_hold(self, blocks) -> bool:
@@ -128,8 +128,8 @@ class PageCache:
             return True
         if not (isinstance(blocks, list) and len(blocks) == 2 and isinstance(blocks[1], dict)):
             return False
-        session, deps = blocks
-        return (session == engine.SITE or session in self.build.lessons) and self.build.unchanged(session, deps)
+        lesson_id, deps = blocks
+        return (lesson_id == engine.SITE or lesson_id in self.build.lessons) and self.build.unchanged(lesson_id, deps)
 
     def _path(self, page, key: str) -> Path:
         return self.folder / _slug(page.file.src_uri) / f"{key}.json"
