@@ -13,7 +13,7 @@ import pytest
 from coursekit.extensions import checks
 
 PINS = {
-    "mkdocs": "1.6.1",  # mkdocs_adapter: LiveReloadServer.builder (incremental), Page.render per page (hooks, pagecache)
+    "mkdocs": "1.6.1",  # mkdocs_adapter: LiveReloadServer.builder (incremental) and polling_interval (speed), Page.render per page (hooks, pagecache)
     "mkdocs-material": "9.8.1",  # mkdocs_adapter: search_index's entries and file (pagecache, search_index), partials/search.html
     "mkdocs-jupyter": "0.26.3",  # mkdocs_adapter.lazy_imports
     "jieba": "0.42.1",  # mkdocs_adapter.segmenter
@@ -32,6 +32,24 @@ def test_mkdocs_renders_a_page_through_its_render_attribute():
     from mkdocs.commands import build
 
     assert "page.render(config, files)" in inspect.getsource(build)  # _populate_page, for every page
+
+
+def test_the_serve_server_rebuilds_through_its_builder_and_polls_at_the_interval_it_is_given():
+    """incremental swaps `server.builder` in on_serve; speed.poll_sooner passes `polling_interval`
+    to LiveReloadServer.__init__. The server must call that attribute to rebuild (not a copy taken
+    at __init__) and hand that interval to its file observer."""
+    from mkdocs import livereload
+
+    from coursekit.mkdocs_adapter import speed
+
+    assert "self.builder()" in inspect.getsource(livereload.LiveReloadServer._build_loop)
+    assert "polling_interval" in inspect.signature(livereload.LiveReloadServer.__init__).parameters
+    speed.poll_sooner()
+    server = livereload.LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=".")
+    try:
+        assert server.observer.timeout == speed.POLL_SECONDS
+    finally:
+        server.server_close()
 
 
 def test_materials_search_writes_the_index_the_kit_rewrites():

@@ -7,6 +7,9 @@
   `.cache/coursekit/templates` for one-shot builds, avoids that (Jinja's own FileSystemBytecodeCache).
   Jinja checks each template's source, and its bytecode carries the Python version, so an edited
   template or another Python compiles anew.
+
+One private API, pinned with MkDocs 1.6.1 (tests/test_contracts.py): LiveReloadServer.__init__
+takes `polling_interval`, but `mkdocs serve` offers no option for it, so poll_sooner wraps __init__.
 """
 
 from __future__ import annotations
