@@ -357,3 +357,48 @@ def test_the_names_of_a_shown_part_of_a_file_are_only_that_parts(tmp_path):
     assert authoring._assigned(tmp_path, block) == {"shown"}
     [block] = scan.fences('```python exec="1" file="a.py"\n```\n')
     assert authoring._assigned(tmp_path, block) == {"shown", "later"}
+
+
+def test_the_value_of_a_term_is_that_term_not_v():
+    assert candidates.stems("三个指数值约为") == {"exp"} and candidates.stems("分数值") == {"score"}
+    assert candidates.stems("汇总值") == {"v", "value"}  # a 值 of its own is still V
+
+
+def test_a_count_within_a_row_counts_its_columns():
+    [q] = _queries("这一行的三个得分共同决定它。\n")
+    assert q["along"] == "columns"
+    scope = {"scores": torch.zeros(3, 3), "exps": torch.zeros(2, 3)}
+    found, why = candidates.answer({**q, "near": {"score": candidates.COUNTS}}, scope, {"scores": 0, "exps": 0})
+    assert found[0] == "scores.shape[1]" and why == ("", [])
+    [q] = _queries("一共三个得分。\n")
+    assert q["along"] == ""
+
+
+def test_a_difference_or_a_ratio_is_a_computed_name_never_an_element_that_agrees():
+    scope = {"v": torch.tensor([[1.0, 0.0], [0.0, 2.0]]), "increase": 2.0}
+    [q] = _queries("第 0 坐标多了 2。\n")
+    assert q["derived"]
+    assert candidates.answer(q, scope, {})[0] == ["increase"]  # not v[1, 1]
+    assert candidates.answer(q, {"v": scope["v"]}, {})[0] == []
+    [q] = _queries("位置 1 约是位置 0 的 2.0 倍。\n")
+    assert q["derived"] and candidates.answer(q, {"v": scope["v"]}, {})[0] == []
+    [q] = _queries("第 0 坐标是 2。\n")
+    assert not q["derived"]
+
+
+def test_a_tie_among_rows_is_settled_by_the_one_row_its_paragraph_reads():
+    scope = {"exps": torch.tensor([[1.0, 2.0281, 0.0], [2.0281, 1.0, 0.0]]), "sums": torch.tensor([3.0281, 3.0281 + 0.0001])}
+    text = "第 1 行的指数是 2.0281，分母是 3.0282。\n"
+    found = _proposals(text, scope)
+    assert found["3.0282"] == ("sums[1]", "") and found["2.0281"] == ("exps[1, 0]", "")
+    alone = _proposals("第 1 行的指数是 2.0281。\n", scope)
+    assert alone["2.0281"][1] == "tie"  # no sure neighbour: exps[0, 1] or exps[1, 0]
+    two_rows = _proposals("指数是 2.0281，分母是 3.0282 与 3.0281。\n", scope)
+    assert two_rows["2.0281"][1] == "tie"  # its paragraph reads rows 0 and 1
+
+
+def test_a_latin_name_in_the_clause_before_a_number_is_nearer_than_its_paragraphs():
+    [q] = _queries("按比例分配：exp(a) = 0.6001。\n")
+    assert q["near"]["exp"] == candidates.CLAUSE
+    scope = {"exps": torch.tensor([0.6001, 2.0]), "weights": torch.tensor([0.6001, 0.3999])}
+    assert candidates.answer({**q, "near": {**q["near"], "weight": 0}}, scope, {})[0][0] == "exps[0]"

@@ -67,13 +67,15 @@ WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
 ROW0 = -1  # the kind of the row a text names by its index (a₀=[…]), before any whole value
 
 
-# Words that contain a term without meaning it: 数值 (a number) is no 值 (V), 平均值 no V either.
+# Words that contain a term without meaning it: 数值 (a number) is no 值 (V), 平均值 no V either;
+# the 值 of 指数值 or 分数值 (the exponentials', the scores' values) is the word before it, no V.
+TERM_VALUES = re.compile(r"(?<=指数|分数|得分|概率|损失)值")
 NOT_TERMS = re.compile(r"数值|均值|最大值|最小值|取值|阈值|值得")
 
 
 def stems(text: str, terms: dict = TERMS) -> set[str]:
     """The name stems the course's terms in `text` stand for."""
-    text = NOT_TERMS.sub("", text)
+    text = NOT_TERMS.sub("", TERM_VALUES.sub("", text))
     return {stem for term, names in terms.items() if term in text for stem in names}
 
 
@@ -207,6 +209,8 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
         found = shared
     elif query["shaped"]:  # 形状是 [1, 2]: a shape, not the values of a row
         found = [(rank, e) for rank, e in found if e.endswith(".shape")]
+    elif query.get("derived"):  # 多了 2, 的 2.0281 倍: a value the code names, no element of a table
+        found = [(rank, e) for rank, e in found if rank[1] == WHOLE and "[" not in e]
     elif query["summed"] and len(query["written"]) == 1 and not query["count"]:  # 每行之和是 1: a sum
         found = [(rank, e) for rank, e in found if ".sum(" in e]
     why = decide(found, query["written"], query["count"], query["counted"])

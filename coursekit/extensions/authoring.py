@@ -82,8 +82,9 @@ def proposals_for(build: engine.Build, root: Path, lesson_id: str, found: guard.
     singles = [([t], names, near) for (run, names, near), (got, _) in zip(runs, answers)
                if not got and len(run) > 1 for t in run]
     single_answers = build.candidates(lesson_id, [_query(found, run, names, near) for run, names, near in singles])
+    every = _by_row([run for run, _, _ in runs + singles], answers + single_answers)
     out = [Proposal(found.line(run[0].start), run, got, *why)
-           for (run, _, _), (got, why) in zip(runs + singles, answers + single_answers) if got]
+           for (run, _, _), (got, why) in zip(runs + singles, every) if got]
     sides = _side_by_side(found)
     for (tokens, _), (got, why) in zip(sides, build.candidates(lesson_id, [q for _, q in sides])):
         if got and why[0] == "":  # the whole display at once, in place of its pieces
@@ -144,6 +145,34 @@ def _again_with_bound(build: engine.Build, lesson_id: str, found: guard.Scan, ru
     return out
 
 
+ROW = re.compile(r"([A-Za-z_][\w.]*)\[(\d+)\b")  # x[1], x[1, 0], x[1].sum(): (x, 1)
+
+
+def _by_row(runs: list, answers: list) -> list:
+    """The answers, with each tie among rows or elements of tables settled where the sure answers of
+    its paragraph read one row: the only tied candidate in that row of a table they read (第 1 行
+    … 分母是 3.0281{=sums[1]}: the 2.0281 of exps[1, 1], not of exps[0, 0]), or else the only one in
+    that row of any table. A paragraph whose sure answers read two rows settles nothing."""
+    rows: dict[int, set[tuple[str, str]]] = {}
+    for run, (got, why) in zip(runs, answers):
+        if got and why[0] == "":
+            rows.setdefault(run[0].segment, set()).update(ROW.findall(got[0]))
+    out = list(answers)
+    for i, (run, (got, why)) in enumerate(zip(runs, answers)):
+        read = rows.get(run[0].segment, set())
+        if why[0] != "tie" or len({r for _, r in read}) != 1:
+            continue
+        (row,) = {r for _, r in read}
+        for pairs in (read, {(name, row) for e in why[1] for name, _ in ROW.findall(e)}):
+            hits = [e for e in why[1] if ROW.findall(e) and set(ROW.findall(e)) <= pairs]
+            if len(hits) == 1:
+                out[i] = ([hits[0], *[e for e in got if e != hits[0]]], ("", []))
+                break
+            if hits:
+                break
+    return out
+
+
 def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     """What the lesson's worker is asked for a run (coursekit.core.candidates.answer): the written
     numbers, the names and term stems nearby, whether they count things and what (`counted`: 'axis'
@@ -151,9 +180,10 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
     'other': 三组向量, 四选一; a Latin name after the counter, 三条 K, names it), whether the text
     speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
-    them, the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and
+    them, whether one number is a difference or a ratio (`derived`: 多了 2, 的 2.0281 倍), the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and
     the row a vector is said to be (`row`: q₀=[1, 0] is q[0]; `index`: a₀=[…] or 位置 0 … [0.8, 1.2]
-    is some table's row 0), and which axis a count of 行 or 列 measures (`along`).
+    is some table's row 0), and which axis a count of 行 or 列 measures (`along`; a count within a row, 这一行的三个得分, measures
+    the columns).
     The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
     than the paragraph's (CLAUSE), and so are the names in the clause before an axis count (V 有两列)."""
     from coursekit.core import candidates
@@ -170,8 +200,11 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
         words = (after.group(1) or "", after.group(2)[:1])
         along = "rows" if "行" in words else "columns" if "列" in words else ""  # 两行: rows, never columns
     sentence = re.split(r"[。；;！？\n]", found.text[max(0, run[0].start - 40) : run[0].start])[-1]
-    clause = re.split(r"[，,：:、（(]", sentence)[-1]  # 分到的比例也是 0: the term just before it
+    clause = re.split(r"[，,：:、（]|(?<![A-Za-z])\(", sentence)[-1]  # 分到的比例也是 0: the term just before it; exp(−∞) = 0 keeps its exp
+    if count and not along and re.search(r"[这每同]一?行(?:的|里|中)", clause):  # 这一行的三个得分: along a row
+        along = "columns"
     clause_stems = candidates.stems(clause, {**candidates.TERMS, **candidates.CLAUSE_TERMS})
+    clause_stems |= {w.lower() for w in re.findall(r"(?<![\w.])[A-Za-z]\w+", clause)}  # exp(−∞) = 0: exps
     near = {**near, **dict.fromkeys(clause_stems, candidates.CLAUSE)} if not count else near
     if counted == "axis":  # V 有两列: the array named just before an axis count is the one it measures
         names = {**names, **{w.lower(): candidates.CLAUSE for w in re.findall(r"(?<![\w.])[A-Za-z]\w*", clause)}}
@@ -183,11 +216,16 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
             "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)),
             "shaped": "形状" in sentence or "shape" in sentence,
+            "derived": len(run) == 1 and not count and bool(DIFFERENCE.search(clause) or RATIO.match(found.text[run[0].end :])),
             "dot": [f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]"] if dot else [],
             "row": f"{row.group(1)}[{_digits(row.group(2))}]" if row and len(run) > 1 else "", "along": along,
             "index": _digits(row.group(2)) if row and len(run) > 1 else (place.group(1) if place and len(run) > 1 else "")}
 
 
+# A difference (多了 2) or a ratio (的 2.0281 倍) is a name the code computes it in, or nothing:
+# an element that happens to agree is a coincidence.
+DIFFERENCE = re.compile(r"(?:多了|少了|多出|增加了?|减少了?|相差|差了?)\s*$")
+RATIO = re.compile(r"\s*倍")
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
 
 
