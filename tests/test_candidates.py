@@ -4,6 +4,7 @@ the written precision, best first."""
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 import subprocess
 import sys
 
@@ -402,3 +403,74 @@ def test_a_latin_name_in_the_clause_before_a_number_is_nearer_than_its_paragraph
     assert q["near"]["exp"] == candidates.CLAUSE
     scope = {"exps": torch.tensor([0.6001, 2.0]), "weights": torch.tensor([0.6001, 0.3999])}
     assert candidates.answer({**q, "near": {**q["near"], "weight": 0}}, scope, {})[0][0] == "exps[0]"
+
+
+def test_a_vectors_count_is_its_length_once_not_also_its_numel():
+    found, _ = candidates.answer(query(["四"], count=True, counted="axis"), {"shares": torch.full((4,), 0.25)}, {})
+    assert found == ["len(shares)"]
+    found, _ = candidates.answer(query(["四"], count=True, counted="axis"), {"table": torch.zeros(2, 2)}, {})
+    assert found == ["table.numel()"]  # of a table, its cells
+
+
+def test_a_number_under_a_root_sign_is_the_dimension_d():
+    [q] = _queries("每个数都除以 √2。\n")
+    assert q["near"]["d"] == candidates.CLAUSE
+    assert candidates.answer(q, {"d": 2, "step": 2.0}, {}) == (["d", "step"], ("", []))
+    [q] = _queries("每个数都除以 2。\n")
+    assert candidates.answer(q, {"d": 2, "step": 2.0}, {})[1][0] == "tie"
+
+
+def test_the_same_value_of_a_computation_the_page_shows_farther_off_is_no_rival():
+    scope = {"masked": SimpleNamespace(weights=torch.tensor([[1.0, 0.0], [0.3302, 0.6698]])),
+             "first": SimpleNamespace(weights=torch.tensor([[1.0, 0.0], [0.5, 0.5]]))}
+    near = {"weight": 0}
+    assert candidates.answer(query(["1", "0"], names={"masked": 1}, near=near), scope, {}) == (
+        ["masked.weights[0]", "first.weights[0]"], ("", []))  # masked's code is the nearest shown
+    assert candidates.answer(query(["1", "0"], near=near), scope, {})[1][0] == "tie"  # neither shown nearer
+    scope["first"] = SimpleNamespace(scores=torch.tensor([[1.0, 0.0], [0.5, 0.5]]))  # another value: a rival
+    assert candidates.answer(query(["1", "0"], names={"masked": 1}, near={"weight": 0, "score": 0}), scope, {})[1][0] == "tie"
+
+
+def test_the_terms_of_the_pages_title_bring_names_nearer_than_the_rest_of_the_lesson():
+    from pathlib import Path
+
+    from coursekit.core import guard
+    from coursekit.extensions import authoring
+
+    found = guard.scan_page("", "# 11｜掩码\n\n## 一节\n\n结果是 0.25。\n")
+    _, near = authoring._nearby(Path("."), found)(next(t for t in found.tokens if t.text == "0.25"))
+    assert near["mask"] == authoring.TOPIC and authoring.TOPIC < candidates.ELSEWHERE
+
+
+def test_an_infinity_is_no_coincidence():
+    assert not candidates.weak(["−∞"]) and candidates.weak(["0"])
+
+
+def test_a_full_width_comma_outside_brackets_parts_two_clauses():
+    from coursekit.core import guard
+
+    def runs(text):
+        found = guard.scan_page("", text)
+        guard.bind(found, {})
+        return [[t.text for t in run] for run, _ in guard.unbound_runs(found)]
+
+    assert runs("exp(a) = 1，0 分照样分到比例。\n") == [["1"], ["0"]]
+    assert runs("向量是 [1，0]。\n") == [["1", "0"]] and runs("形状 (3，2)。\n") == [["3", "2"]]
+    assert runs("比例是 1、0。\n") == [["1", "0"]]
+
+
+def test_a_function_of_a_written_number_is_the_texts_own_arithmetic():
+    [q] = _queries("exp(0) = 1.0，照样分到比例。\n")
+    assert q["of_written"] and candidates.answer(q, {"exps": torch.tensor([1.0, 2.0])}, {}) == ([], ("none", []))
+    [q] = _queries("exp(a) = 1.0，照样分到比例。\n")
+    assert not q["of_written"]
+
+
+def test_a_paragraph_with_sure_bindings_of_its_own_takes_no_names_from_beside_it():
+    scope = {"vectors": torch.tensor([[1., 0.], [0., 2.], [1., 2.]]), "x": torch.tensor([[1., 0.], [0., 1.], [1., 1.]]),
+             "w": torch.tensor([[0.5, 0.25, 0.25], [0.25, 0.5, 0.25], [0.25, 0.25, 0.5]])}
+    beside = "向量是 [1, 0]、[0, 2]、[1, 2]。\n\n后面两个位置各读一点。\n"
+    assert _proposals(beside, scope, {"vectors": 0, "x": 1, "w": 2})["两"] == ("vectors.shape[1]", "")
+    own = "向量是 [1, 0]、[0, 2]、[1, 2]。\n\n比例是 [0.25, 0.5, 0.25]，后面两个位置各读一点。\n"
+    found = _proposals(own, scope, {"vectors": 0, "x": 1, "w": 2})
+    assert found["0.25 0.5 0.25"] == ("w[1]", "") and found["两"][1] == "tie"  # not the vectors of the paragraph before

@@ -51,7 +51,7 @@ TERMS = {
 }
 # Terms too common to name a quantity anywhere in a paragraph, but that do in the clause just before a
 # number (分到的比例也是 0: the weights, not the exponentials its paragraph also speaks of).
-CLAUSE_TERMS = {"比例": ("weight",)}
+CLAUSE_TERMS = {"比例": ("weight",), "√": ("d",), "根号": ("d",), "维度": ("d",), "维数": ("d",)}  # √2: the d of √d
 # What a count counts (两个模型, 四种颜色, 64 句) and the names its code gives such things. A count of
 # one of these is bound only to a name made of its stems: 三组投影 is not the three rows of x.
 COUNTED = {
@@ -138,7 +138,8 @@ def _counts(name: str, value, t) -> list[tuple[int, str, list[float]]]:
         whole = isinstance(value, int) and not isinstance(value, bool)
         return [(PART, name, [float(value)])] if whole else []
     shape = list(t.shape)
-    out = [(WHOLE, f"len({name})", [float(shape[0])]), (WHOLE, f"{name}.numel()", [float(t.numel())])]
+    out = [(WHOLE, f"len({name})", [float(shape[0])])]
+    out += [(WHOLE, f"{name}.numel()", [float(t.numel())])] if t.dim() > 1 else []  # of a vector, its len
     out += [(WHOLE, f"{name}.shape[{k}]", [float(s)]) for k, s in enumerate(shape)] if t.dim() > 1 else []
     if getattr(value, "dtype", None) is not None and str(value.dtype) == "torch.bool" and t.numel() <= LARGEST:
         out.append((PART, f"{name}.sum()", [t.sum().item()]))
@@ -189,7 +190,7 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
              or _row(query["written"], scope, query.get("row") or ""))
     if named:  # q₀·k₁ = 1×0 + 0×1 = 0, or Q = [[…]]  V = [[…]]: the display names its values
         return [named], ("", [])
-    if query.get("side_by_side"):
+    if query.get("side_by_side") or query.get("of_written"):  # exp(0) = 1: the text's own arithmetic
         return [], ("none", [])
     if query.get("along"):  # 两行 counts rows (len, shape[0]), 两列 columns (the last axis)
         keep = r"len\(.*\)|.*\.shape\[0\]" if query["along"] == "rows" else r".*\.shape\[(?:-1|1)\]"
@@ -321,12 +322,28 @@ def _direct(written: list[str], scope: dict, tiers: tuple[dict, dict], count: bo
                 continue
             if len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values)):
                 rank = (tier, kind, (origin or {}).get(name.split(".")[0], -1), order, len(expr)) if count \
-                    else (tier, kind, 0, 0, len(expr))
+                    else (tier, kind, _code(name, tiers[0]), 0, len(expr))
                 found.add((rank, expr))
     if len(written) == 1 and not count:
-        found |= {((tier, WHOLE, 0, 0, len(expr)), expr) for tier, expr, value in _selected(scope, tiers)
+        found |= {((tier, WHOLE, min(_code(r, tiers[0]) for r in _roots(expr)), 0, len(expr)), expr) for tier, expr, value in _selected(scope, tiers)
                   if numbers.agrees(written[0], value)}
     return sorted(found)
+
+
+def _code(name: str, names: dict[str, int]) -> int:
+    """How near the page names `name` by itself (in its paragraph, in the nearest code shown, …), its
+    terms aside: what tells apart the same value of two computations (decide)."""
+    return names.get(name, names.get(name.split(".")[0], ELSEWHERE))
+
+
+def _accessor(expr: str) -> str | None:
+    """`expr` with the one top-level name it reads left out (`·.weights[0]` for `first.weights[0]`
+    and `masked.weights[0]`: the same value of two computations); None when it reads several."""
+    roots = {r.split(".")[0] for r in _roots(expr)}
+    if len(roots) != 1:
+        return None
+    (root,) = roots
+    return re.sub(rf"(?<![\w.]){re.escape(root)}(?![\w])", "·", expr)
 
 
 def _selected(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[int, str, float]]:
@@ -350,7 +367,9 @@ def _selected(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[int, str, flo
 
 def weak(written: list[str]) -> bool:
     """Written numbers a coincidence could match: at most three significant digits in all, or a run
-    of one repeated value."""
+    of one repeated value. An infinity is none: only a mask or a division by zero makes one."""
+    if any("∞" in w or "inf" in w for w in written):
+        return False
     digits = sum(len(re.sub(r"^[0.]+|(?<=\d)0+$", "", re.sub(r"[^\d.]", "", w).rstrip(".")).replace(".", ""))
                  for w in written)
     return digits <= 3 or (len(written) > 1 and len(set(written)) == 1)
@@ -374,6 +393,10 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
     level = 2 if count or len(written) > 1 else 1  # one number: a scalar and an element are as likely
     rivals = [e for rank, e in found[1:] if rank == found[0][0] or (rank[:level] == found[0][0][:level] and (
         rank[2] != origin if count else _roots(e) != _roots(best)))]
+    if not count:  # the same value of another computation whose code the page shows farther off is none
+        code = {e: rank[2] for rank, e in found}
+        rivals = [e for e in rivals if not (_accessor(e) is not None and _accessor(e) == _accessor(best)
+                                            and code[e] > code[best])]
     if rivals:
         return "tie", [best, *rivals][:TIED]
     reach = NEAR if count or len(written) > 1 else 0  # one plain small number: named in its paragraph

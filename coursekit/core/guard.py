@@ -470,14 +470,14 @@ def _what_to_write(text: str, t: Token) -> str:
 
 def unbound_runs(result: Scan) -> list[tuple[list[Token], list[str]]]:
     """The unbound claims of a bound scan as runs a single value could bind (a vector, a shape, one
-    number: joined by brackets and separators only; a written product line with its result after
-    the `=`), each with the names the annotations of its
+    number: joined by brackets and separators only, never by a full-width comma outside brackets; a
+    written product line with its result after the `=`), each with the names the annotations of its
     paragraph and the ones around it read."""
     runs: list[list[Token]] = []
     for t in result.unbound:
         last = runs[-1][-1] if runs else None
         between = result.text[last.end : t.start] if last is not None else ""
-        if (last is not None and last.segment == t.segment
+        if (last is not None and last.segment == t.segment and not _clauses(result.text, last, between)
                 and (re.fullmatch(r"[\s,，、;；\[\]()（）×x*·+]*", between)
                      or (re.fullmatch(r"[ \t]*[=≈][ \t]*", between)  # a product line's result: a×b + c×d = e
                          and "×" in result.text[runs[-1][0].end : last.start]))):
@@ -491,6 +491,15 @@ def unbound_runs(result: Scan) -> list[tuple[list[Token], list[str]]]:
                         for n in ast.walk(_parsed(a.expr)) if isinstance(n, ast.Name)})
         out.append((run, names))
     return out
+
+
+def _clauses(text: str, last: Token, between: str) -> bool:
+    """Whether a full-width comma outside brackets parts two numbers: two clauses (exp(0) = 1，0 分照样…),
+    not one vector ([1，0] is one)."""
+    if "，" not in between:
+        return False
+    before = text[text.rfind("\n", 0, last.end) + 1 : last.end] + between[: between.index("，")]
+    return before.count("[") + before.count("(") <= before.count("]") + before.count(")")
 
 
 def _parsed(expr: str) -> ast.AST:

@@ -115,22 +115,25 @@ def _side_by_side(found: guard.Scan) -> list[tuple[list, dict]]:
 
 
 NEIGHBOUR = 0.5  # the tier of a name a sure proposal binds in the paragraph before or after
+TOPIC = 2.5  # the tier of the terms of the page's title (掩码: masked.scores before first.scores), before the rest of the lesson
 
 
 def _again_with_bound(build: engine.Build, lesson_id: str, found: guard.Scan, runs: list, answers: list) -> list:
     """The answers, with each run that has no sure candidate asked again with the names its
     paragraph's sure proposals bind as names of the paragraph (as they are once written: 三个位置
-    before [1, 0]、[0, 2]{=vectors} counts the rows of vectors), and those of the paragraphs beside
-    it a little farther (NEIGHBOUR); the new answer is taken only when sure."""
+    before [1, 0]、[0, 2]{=vectors} counts the rows of vectors), or, when its paragraph has none,
+    those of the paragraphs beside it, a little farther (NEIGHBOUR); the new answer is taken only
+    when sure."""
     from coursekit.core import candidates
 
     bound: dict[int, set[str]] = {}
     for (run, _, _), (got, why) in zip(runs, answers):
         if got and why[0] == "":
             bound.setdefault(run[0].segment, set()).update(r.split(".")[0] for r in candidates._roots(got[0]))
-    def around(run) -> dict[str, float]:  # its paragraph's at tier 0, the paragraphs beside it a little farther
-        near = {n: NEIGHBOUR for d in (-1, 1) for n in bound.get(run[0].segment + d, ())}
-        return {**near, **dict.fromkeys(bound.get(run[0].segment, ()), 0)}
+    def around(run) -> dict[str, float]:  # its paragraph's at tier 0; else the paragraphs beside it, a little farther
+        if bound.get(run[0].segment):
+            return dict.fromkeys(bound[run[0].segment], 0)
+        return {n: NEIGHBOUR for d in (-1, 1) for n in bound.get(run[0].segment + d, ())}
 
     again = [i for i, ((run, names, _), (got, why)) in enumerate(zip(runs, answers))
              if not (got and why[0] == "") and any(names.get(n, 9) > t for n, t in around(run).items())]
@@ -180,7 +183,8 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
     'other': 三组向量, 四选一; a Latin name after the counter, 三条 K, names it), whether the text
     speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
-    them, whether one number is a difference or a ratio (`derived`: 多了 2, 的 2.0281 倍), the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and
+    them, whether one number is a difference or a ratio (`derived`: 多了 2, 的 2.0281 倍) or a function of a
+    written number (`of_written`: exp(0) = 1), the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and
     the row a vector is said to be (`row`: q₀=[1, 0] is q[0]; `index`: a₀=[…] or 位置 0 … [0.8, 1.2]
     is some table's row 0), and which axis a count of 行 or 列 measures (`along`; a count within a row, 这一行的三个得分, measures
     the columns).
@@ -217,6 +221,7 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
             "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)),
             "shaped": "形状" in sentence or "shape" in sentence,
             "derived": len(run) == 1 and not count and bool(DIFFERENCE.search(clause) or RATIO.match(found.text[run[0].end :])),
+            "of_written": bool(OF_WRITTEN.search(clause)),
             "dot": [f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]"] if dot else [],
             "row": f"{row.group(1)}[{_digits(row.group(2))}]" if row and len(run) > 1 else "", "along": along,
             "index": _digits(row.group(2)) if row and len(run) > 1 else (place.group(1) if place and len(run) > 1 else "")}
@@ -226,6 +231,8 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
 # an element that happens to agree is a coincidence.
 DIFFERENCE = re.compile(r"(?:多了|少了|多出|增加了?|减少了?|相差|差了?)\s*$")
 RATIO = re.compile(r"\s*倍")
+# A function of a number the text writes (exp(0) = 1): the text computes it itself, no table holds it.
+OF_WRITTEN = re.compile(r"[A-Za-z]\w*\(\s*[−\-+]?(?:\d[\d.]*|∞)\s*\)\s*[=≈]\s*$")
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
 
 
@@ -241,7 +248,8 @@ def _nearby(root: Path, found: guard.Scan):
     `file=`, a block's own code; the first one after it when its section has none before), 2 for
     those of its section's other code. A display (a listing, a formula) that a paragraph ending with
     a colon introduces has that paragraph's names and terms too; the terms and Latin words of the
-    section's heading (用这行比例，逐坐标汇总 V) are stems at tier 1."""
+    section's heading (用这行比例，逐坐标汇总 V) are stems at tier 1, and those of the page's title
+    at TOPIC, nearer than the rest of the lesson."""
     from bisect import bisect_left, bisect_right
 
     from coursekit.core import candidates
@@ -265,6 +273,7 @@ def _nearby(root: Path, found: guard.Scan):
         terms[segment] = candidates.stems(text) | {w.lower() for w in words[segment]}
     bare = {n: re.sub(r"\{[^{}\n]*\}", "", lines_of[n - 1]) for n in headings}  # a heading without its annotations
     titled = {n: candidates.stems(t) | {w.lower() for w in re.findall(r"[A-Za-z_]\w*", t)} for n, t in bare.items()}
+    topic = next((titled[n] for n in headings if lines_of[n - 1].startswith("# ")), set())  # the page's title
 
     def intro(segment: int) -> int | None:
         """The paragraph that introduces a display (a listing, a formula): the prose just before it,
@@ -287,7 +296,8 @@ def _nearby(root: Path, found: guard.Scan):
         shown_with = intro(token.segment)
         names.update(dict.fromkeys(words.get(token.segment, set()) | words.get(shown_with, set()), 0))
         heading = headings[section(line) - 1] if section(line) else None
-        near = dict.fromkeys(titled.get(heading, ()), 1)
+        near = dict.fromkeys(topic, TOPIC)
+        near.update(dict.fromkeys(titled.get(heading, ()), 1))
         near.update(dict.fromkeys(terms.get(token.segment, set()) | terms.get(shown_with, set()), 0))
         return names, near
 
