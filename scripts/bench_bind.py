@@ -159,6 +159,7 @@ def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
                 row.unmoved += 1
             kind = " / ".join(verdicts)
             notes.append(f"  {lesson.page}:{a.line}: {a.written} 作者 {{={a.expr}}} 提议 {{={p.expr}}}：{kind}")
+    notes += [f"  {lesson.page}:{a.line}: {a.written} 作者 {{={a.expr}}}：没有重新绑定" for k, a in author.items() if k not in proposed]
     left = found_b.unbound
     offered = {id(t) for p in authoring.proposals(build, ROOT, path, found_b, written) for t in p.tokens}
     row.with_candidates = sum(1 for t in left if id(t) in offered)
