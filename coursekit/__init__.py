@@ -9,10 +9,13 @@
   facts) and the reviewer's (changes). Any builder that runs Python-Markdown extensions runs
   these; they import no builder.
 - `coursekit.mkdocs_adapter`: what only MkDocs (with Material and mkdocs-jupyter) gets: hooks,
-  the incremental serve, the page cache, search, notebook pages. The only layer that imports
-  `mkdocs`, `material` or `mkdocs_jupyter`, and the only one that touches their private APIs.
+  the incremental serve (incremental), the page cache (pagecache), search (search_index; segmenter:
+  jieba), notebook pages (notebook_page), lazy_imports, the template cache and a faster poll
+  (speed). The only layer that imports `mkdocs`, `material` or `mkdocs_jupyter`, and the only one
+  that touches their private APIs (each labelled where it sits, pinned by tests/test_contracts.py).
 - `coursekit.zensical_adapter`: what Zensical, which runs the extensions but no hooks and has no
-  module API, is handed to build the same site (`python -m coursekit.zensical_adapter build`).
+  module API, is handed to build the same site (`python -m coursekit.zensical_adapter build|serve`;
+  stage). The only layer that runs `zensical`.
 - `coursekit/example`: the kit's own example lesson, for its documentation and tests.
 
 tests/test_layers.py checks the rule.

@@ -182,7 +182,7 @@ def copy_repo(dest: Path, with_cache: bool = False) -> Path:
         elif src.exists():
             shutil.copy2(src, dest / name)
     if with_cache and (ROOT / ".cache/coursekit/runs").is_dir():
-        shutil.copytree(ROOT / ".cache/coursekit", dest / ".cache/coursekit", ignore=shutil.ignore_patterns("pages"))
+        shutil.copytree(ROOT / ".cache/coursekit", dest / ".cache/coursekit", ignore=shutil.ignore_patterns("ipynb"))
     return dest
 
 

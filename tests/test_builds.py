@@ -182,6 +182,27 @@ def test_zensical_builds_the_same_site_as_mkdocs(tmp_path):
     assert ">MkDocs</a>" in home(tmp_path / "mkdocs") and ">Zensical</a>" in home(repo / "site")  # who built it
 
 
+def test_zensical_serve_shows_a_saved_page_and_a_changed_experiments_notebook(tmp_path):
+    """The adapter's serve copies a page saved under docs/ to Zensical's staging folder, and makes
+    a lesson's notebook again when its code changes (README "Two builders")."""
+    from scripts.harness import MkdocsServe, course_lessons
+    from tests.conftest import copy_repo
+
+    repo = copy_repo(tmp_path / "repo", with_cache=True)
+    lesson = course_lessons(repo)[0]
+    server = MkdocsServe(repo, "zensical")
+    try:
+        server.wait_for("</html>", seconds=600, path=lesson.url)
+        page = repo / lesson.page
+        page.write_text(page.read_text(encoding="utf-8").rstrip("\n") + "\n\n新加的一段：zensical-saved。\n", encoding="utf-8")
+        server.wait_for("zensical-saved", seconds=300, path=lesson.url)
+        code = repo / lesson.folder / f"{lesson.experiments[0][0]}.py"
+        code.write_text("# zensical-rerun\n" + code.read_text(encoding="utf-8"), encoding="utf-8")
+        server.wait_for("zensical-rerun", seconds=300, path=lesson.notebook_url)
+    finally:
+        server.stop()
+
+
 def test_zensical_builds_the_site_with_live_values(scratch):
     result = zensical(scratch.repo)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -67,7 +67,7 @@ def course(tmp_path, monkeypatch):
     for number in FIXTURE:
         write_lesson(tmp_path, number)
     (tmp_path / "docs/index.md").write_text(f"# 首页\n\n## 课程目录\n\n{crossref.TABLE_MARKER}\n\n后记。\n", encoding="utf-8")
-    monkeypatch.setattr(engine, "current", engine.Current(build=None, root=tmp_path, hooks=False))
+    monkeypatch.setattr(engine, "current", engine.Current(build=None, root=tmp_path, collects=False))
     return tmp_path
 
 

@@ -50,7 +50,7 @@ class StandIn:
 def site(tmp_path, monkeypatch):
     """A docs/ tree and the engine state a build would set, restored afterwards."""
     (tmp_path / "docs/lessons").mkdir(parents=True)
-    monkeypatch.setattr(engine, "current", engine.Current(build=StandIn(), root=tmp_path, hooks=False))
+    monkeypatch.setattr(engine, "current", engine.Current(build=StandIn(), root=tmp_path, collects=False))
     # Not about the reviewed record (tests/test_shown.py is): convert as confirm_shown.py's build does.
     monkeypatch.setenv(shown.CONFIRMING, "1")
     return tmp_path
@@ -130,7 +130,7 @@ def test_a_page_block_that_prints_a_typed_number_fails_at_that_line_and_does_not
 
 
 def test_under_mkdocs_the_hooks_report_instead_of_the_extension(site):
-    engine.current.hooks = True
+    engine.current.collects = True
     convert(site, "99-t.md", "比例约为 0.4011。\n")
     assert len(engine.current.problems["docs/lessons/99-t.md"]) == 1
 

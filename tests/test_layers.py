@@ -1,6 +1,9 @@
 """coursekit's layers (coursekit/__init__.py): the core imports no builder and no Markdown library,
 the extensions import no builder, only the MkDocs adapter imports MkDocs, Material or
-mkdocs-jupyter, and the Zensical adapter imports nothing of MkDocs'. Imports inside functions count too. The engine plans no page run by reading pages."""
+mkdocs-jupyter, and the two adapters import nothing of each other's builder. Imports inside functions
+count too, and so do importlib.import_module and __import__; a relative import is refused (the kit names
+its modules in full). The engine plans no page run by reading pages. Scripts import nothing from tests/.
+The package docstring and the README's "What is where" name every layer and module."""
 
 from __future__ import annotations
 
@@ -17,7 +20,9 @@ RULES = {  # layer -> what its modules may not import
     "core": BUILDERS | MARKDOWN | {"coursekit.extensions", "coursekit.mkdocs_adapter", "coursekit.zensical_adapter"},
     "extensions": BUILDERS | {"coursekit.mkdocs_adapter", "coursekit.zensical_adapter"},
     "zensical_adapter": BUILDERS - {"zensical"} | {"coursekit.mkdocs_adapter"},  # one adapter knows no other
+    "mkdocs_adapter": {"zensical", "coursekit.zensical_adapter"},
 }
+DYNAMIC = {"import_module", "__import__"}  # importlib.import_module("x"), __import__("x")
 
 
 def imports(path: Path) -> list[tuple[int, str]]:
@@ -27,8 +32,14 @@ def imports(path: Path) -> list[tuple[int, str]]:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found += [(node.lineno, a.name) for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        elif isinstance(node, ast.ImportFrom) and node.level:  # the kit names its modules in full
+            found.append((node.lineno, "(relative import)"))
+        elif isinstance(node, ast.ImportFrom) and node.module:
             found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in DYNAMIC:
+            arg = node.args[0] if node.args else None
+            named = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            found.append((node.lineno, arg.value if named else "(import by a computed name)"))
     return found
 
 
@@ -40,6 +51,9 @@ def violations(kit: Path) -> list[str]:
                 hit = next((b for b in banned if module == b or module.startswith(b + ".")), None)
                 if hit:
                     out.append(f"{path.relative_to(kit.parent).as_posix()}:{line}: {layer} imports {hit}")
+    for path in sorted(kit.rglob("*.py")):
+        out += [f"{path.relative_to(kit.parent).as_posix()}:{line}: {module}" for line, module in imports(path)
+                if module.startswith("(")]
     for path in sorted(kit.rglob("*.py")):
         if path.relative_to(kit).parts[0] == "mkdocs_adapter":
             continue
@@ -59,10 +73,19 @@ def test_the_rule_finds_a_builder_imported_inside_a_function_of_the_core(tmp_pat
     (kit / "core/fine.py").write_text("import json\nfrom coursekit.core import numbers\n", encoding="utf-8")
     (kit / "core/bad.py").write_text("def f():\n    from mkdocs.exceptions import PluginError\n", encoding="utf-8")
     (kit / "extensions/worse.py").write_text("from coursekit.mkdocs_adapter import hooks\n", encoding="utf-8")
+    (kit / "core/hidden.py").write_text("import importlib\nimportlib.import_module('material.plugins')\n"
+                                        "from . import numbers\n__import__(name)\n", encoding="utf-8")
+    (kit / "mkdocs_adapter").mkdir()
+    (kit / "mkdocs_adapter/across.py").write_text("from coursekit.zensical_adapter import stage\n", encoding="utf-8")
     assert violations(kit) == [
         "coursekit/core/bad.py:2: core imports mkdocs",
         "coursekit/core/bad.py:2: only the MkDocs adapter imports mkdocs",
+        "coursekit/core/hidden.py:2: core imports material",
+        "coursekit/core/hidden.py:2: only the MkDocs adapter imports material",
+        "coursekit/core/hidden.py:3: (relative import)",
+        "coursekit/core/hidden.py:4: (import by a computed name)",
         "coursekit/extensions/worse.py:1: extensions imports coursekit.mkdocs_adapter",
+        "coursekit/mkdocs_adapter/across.py:1: mkdocs_adapter imports coursekit.zensical_adapter",
     ]
 
 
@@ -76,3 +99,23 @@ def test_the_engine_reads_no_page(module):
 def test_tinylm_knows_nothing_of_the_kit():
     for path in sorted((ROOT / "tinylm").rglob("*.py")):
         assert not [m for _, m in imports(path) if m.startswith("coursekit")], path
+
+
+def test_scripts_import_nothing_from_the_tests():
+    found = [f"{p.relative_to(ROOT).as_posix()}:{line}: {m}" for p in sorted((ROOT / "scripts").rglob("*.py"))
+             for line, m in imports(p) if m == "tests" or m.startswith("tests.")]
+    assert found == []
+
+
+def test_the_package_docstring_and_the_readme_name_every_layer_and_module():
+    import coursekit
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    doc = coursekit.__doc__
+    for layer in sorted(p for p in (ROOT / "coursekit").iterdir() if (p / "__init__.py").is_file()):
+        assert f"`coursekit/{layer.name}/`" in readme, layer.name  # a row of "What is where"
+        modules = [m.stem for m in layer.glob("*.py") if m.stem not in ("__init__", "__main__")]
+        if layer.name != "example":
+            assert f"coursekit.{layer.name}" in doc, layer.name
+            missing = [m for m in modules if m not in doc]
+            assert not missing, f"coursekit/__init__.py does not name {layer.name}'s {missing}"

@@ -24,7 +24,7 @@ def real(tmp_path, monkeypatch):
     """A copy of the course and a real engine build over it, as a build sets them."""
     repo = copy_repo(tmp_path / "repo")
     build = engine.Build(repo)
-    monkeypatch.setattr(engine, "current", engine.Current(build=build, root=repo, hooks=False))
+    monkeypatch.setattr(engine, "current", engine.Current(build=build, root=repo, collects=False))
     monkeypatch.setenv(shown.CONFIRMING, "1")
     yield repo
     build.close()

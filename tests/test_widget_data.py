@@ -96,7 +96,7 @@ def fence_line(text: str, snippet: str) -> int:
 def convert(repo, page: str, monkeypatch) -> tuple[str, list]:
     """The page converted in process, with the real engine, as a builder without MkDocs hooks
     (Zensical) does: (its HTML, its problems)."""
-    monkeypatch.setattr(engine, "current", engine.Current(build=None, root=repo, hooks=True))  # problems kept, not raised
+    monkeypatch.setattr(engine, "current", engine.Current(build=None, root=repo, collects=True))  # problems kept, not raised
     monkeypatch.setenv(shown.CONFIRMING, "1")  # not about the reviewed record (tests/test_shown.py is)
     _, _, body = scan.front_matter((repo / page).read_text(encoding="utf-8"))
     md = markdown.Markdown(extensions=[

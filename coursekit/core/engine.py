@@ -585,7 +585,7 @@ class Build:
         return [known[e] for e in exprs]
 
     def candidates(self, lesson_id: str, queries: list[tuple]) -> list[tuple[list[str], tuple[str, list[str]]]]:
-        """For each query (pages._query: written numbers, names and term stems nearby, whether they
+        """For each query (authoring._query: written numbers, names and term stems nearby, whether they
         count things): (the lesson's expressions that agree, best first; ('', []) when the first is
         sure, else why not and the tied candidates: coursekit.core.candidates.decide)."""
         if not queries:
@@ -720,10 +720,10 @@ class Current:
 
     build: Build | None = None  # set by the MkDocs hooks for the length of a build
     root: Path | None = None
-    hooks: bool = False  # MkDocs hooks report the problems; otherwise the extension raises them
+    collects: bool = False  # an adapter collects the problems and ends the build (the MkDocs hooks); otherwise the extension raises them
     problems: dict = field(default_factory=dict)  # page path -> the problems of the page just converted
     records: dict = field(default_factory=dict)  # path -> what it showed that code computed (coursekit.core.manifest)
-    hook_state: dict = field(default_factory=dict)  # the MkDocs hooks' state, across serve rebuilds
+    adapter_state: dict = field(default_factory=dict)  # an adapter's state across serve rebuilds (MkDocs loads its hooks anew)
 
 
 current = Current()

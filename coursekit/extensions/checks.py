@@ -344,7 +344,7 @@ class ReportTreeprocessor(Treeprocessor):
         if self.repository is not None and state.path.startswith(LESSON_PAGES) and state.path.endswith(".md"):
             root.append(_footer(self.md.htmlStash.store(footer.html(
                 _build_info(state.root), _title(state), state.path[len("docs/"):-len(".md")] + "/", self.repository))))
-        if problems and not engine.current.hooks:
+        if problems and not engine.current.collects:
             for p in problems:
                 log.error(p.format())
             raise PageProblems(f"{state.path}: {len(problems)} 处问题（见上）")

@@ -9,7 +9,7 @@ files that ran, with what those sections printed in that same run, instead of ru
 
 `file` takes one or more `path:section` (or a whole `path`), separated by spaces. A block on a page
 of no lesson runs the same way, in a worker of its own (engine.SITE) with nothing run before it; a
-block naming another lesson's session is refused at its line.
+block whose session= option names another lesson is refused at its line.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ LESSONS = "lessons/"
 CACHE = ROOT / ".cache/coursekit"
 
 # Kept across rebuilds: `mkdocs serve` executes this file anew for each build, coursekit.core.engine stays.
-_state = engine.current.hook_state
+_state = engine.current.adapter_state
 for _key, _default in {"serving": False, "notebook_errors": [], "incremental": None, "run_keys": {},
                        "rebuilt": set(), "search_entries": [], "pagecache": None}.items():
     _state.setdefault(_key, _default)
@@ -55,7 +55,7 @@ def on_startup(command: str, dirty: bool) -> None:
 
 def on_config(config):
     engine.current.root = ROOT
-    engine.current.hooks = True
+    engine.current.collects = True
     return config
 
 
@@ -70,7 +70,7 @@ def on_pre_build(config) -> None:
     _state["manifest"] = {}  # page -> what it showed that code computed, for coursekit-manifest.json
     _state["pagecache"] = None  # made in on_files, when the files are known
     segmenter.lazy()  # search indexes an edited page without loading jieba's whole dictionary
-    search = config.plugins.get("material/search")
+    search = config.plugins.get("material/search")  # private: its search_index (pagecache; tests/test_contracts.py)
     if search is not None and getattr(search, "search_index", None) is not None:
         _state["search_cache"] = search  # wrapped in on_files, with the build's cache
 
@@ -79,9 +79,9 @@ def on_pre_build(config) -> None:
 def on_files(files, config):
     """Add each lesson's notebook, made from its run, as lessons/NN-notebook.ipynb."""
     build = engine.current.build
-    uris, _state["notebook_errors"] = notebook.write_all(build, ROOT, CACHE / "pages")
+    uris, _state["notebook_errors"] = notebook.write_all(build, ROOT, CACHE / "ipynb")
     for uri in uris:
-        files.append(File(uri, str(CACHE / "pages"), config["site_dir"], config["use_directory_urls"]))
+        files.append(File(uri, str(CACHE / "ipynb"), config["site_dir"], config["use_directory_urls"]))
     _state["run_keys"] = {s: build.run(s).key for s in build.lessons}
     if not os.environ.get(CONFIRMING):  # confirm_shown.py's build must convert every lesson page
         cache = _state["pagecache"] = pagecache.PageCache(build, ROOT, config, files)

@@ -11,8 +11,14 @@ back from the previous index. (Material's own dirty merge is not used: it drops 
 entries of the first rebuilt page only, by URL prefix, so two rebuilt pages were indexed twice and
 a rebuilt home page, whose URL is the empty prefix, emptied the rest of the index.)
 
-One private API, pinned with MkDocs 1.6.1 and tested by the serve tests: `LiveReloadServer.builder`
-is replaced (the `on_serve` event hands over the server, not a way to choose dirty builds).
+What of MkDocs 1.6.1 it relies on, pinned and checked by tests/test_contracts.py:
+- private: `LiveReloadServer.builder` is replaced (the `on_serve` event hands over the server, not
+  a way to choose dirty builds);
+- the function `mkdocs build --dirty` runs, `mkdocs.commands.build.build(config, dirty=True)`, and
+  that a dirty build rebuilds a page whose `File.content_string` was set (the setter is public; that
+  it marks the file modified is what MkDocs' own `is_modified` says);
+- the text of the warning a dirty build logs ("'dirty' build is being performed"), only to keep it
+  quiet: nothing here decides from log text.
 """
 
 from __future__ import annotations

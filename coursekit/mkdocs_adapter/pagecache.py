@@ -19,11 +19,13 @@ this kit can name, so they are kept in `.cache/coursekit`, sealed like every rec
 Everything after conversion (plugins' and hooks' page events, templates, the footer, the sitemap)
 runs as always, so a build from the cache writes the same bytes as one without it (tests/test_warm.py).
 
-Two private APIs, pinned (Material 9.8.1, MkDocs 1.6.1) and tested (tests/test_warm.py): Material's
-search plugin's `search_index`
-has its `add_entry_from_context` wrapped (Material has no event that hands over a page's entries),
-and a restored page's `_title_from_render` is set as MkDocs 1.6's `Page.render` sets it (the title
-from the page's first heading; no public setter).
+Private APIs, pinned (Material 9.8.1, MkDocs 1.6.1) and checked by tests/test_contracts.py and by
+behaviour in tests/test_warm.py: Material's search plugin's `search_index` has its
+`add_entry_from_context` wrapped (Material has no event that hands over a page's entries); a
+restored page gets what MkDocs 1.6's `Page.render` sets, which has no public setter:
+`_title_from_render` (the title from the page's first heading), `present_anchor_ids`, and, when
+MkDocs will validate anchors (its `mkdocs.structure.pages` logger not above DEBUG… as `render`
+decides), `links_to_anchors`.
 """
 
 from __future__ import annotations

@@ -9,9 +9,10 @@ and later builds look words up there one at a time (`lazy`): the same counts, so
 The table sits beside jieba's own cache, per user and per jieba version and dictionary
 (`~/.cache/coursekit/`), not in the course's folder: like jieba's, it holds no course content.
 
-One private API, pinned with jieba 0.42.1 and tested (tests/test_warm.py): the default tokenizer's
-`FREQ`, `total` and `initialized`, which jieba's own `initialize` sets; jieba reads `FREQ` only with
-`in`, `[]` and `.get`.
+One private API, pinned with jieba 0.42.1 and tested (tests/test_warm.py, tests/test_contracts.py):
+the default tokenizer's `FREQ`, `total` and `initialized`, which jieba's own `initialize` sets
+(under its `lock`, as here), and its `dictionary` against `DEFAULT_DICT` (no user dictionary
+loaded); jieba reads `FREQ` only with `in`, `[]` and `.get`.
 """
 
 from __future__ import annotations

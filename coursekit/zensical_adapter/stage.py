@@ -34,11 +34,11 @@ def _cache(root: Path) -> Path:
 
 def notebooks(root: Path) -> tuple[list[str], list[str]]:
     """Each lesson's notebook, made from its run (the run cache makes this quick when nothing
-    changed): (their paths under .cache/coursekit/pages, the failing lessons' messages)."""
+    changed): (their paths under .cache/coursekit/ipynb, the failing lessons' messages)."""
     build = engine.Build(root, _cache(root), planner=checks.plan)
     try:
         build.prefetch()
-        return notebook.write_all(build, root, _cache(root) / "pages")
+        return notebook.write_all(build, root, _cache(root) / "ipynb")
     finally:
         build.close()
 
@@ -50,10 +50,10 @@ def _notebook_page(nb_path: Path, uri: str) -> str:
 
 
 def _place_notebooks(root: Path, docs: Path, uris: list[str]) -> None:
-    """Each made notebook (`uris`, under .cache/coursekit/pages) into the staged `docs`: its page
+    """Each made notebook (`uris`, under .cache/coursekit/ipynb) into the staged `docs`: its page
     as lessons/NN-notebook.md, the .ipynb to download beside it, where MkDocs puts it."""
     for uri in uris:
-        made = _cache(root) / "pages" / uri
+        made = _cache(root) / "ipynb" / uri
         (docs / uri).with_suffix(".md").write_text(_notebook_page(made, uri), encoding="utf-8")
         download = docs / uri[: -len(".ipynb")] / Path(uri).name
         download.parent.mkdir(parents=True, exist_ok=True)
