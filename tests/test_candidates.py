@@ -474,3 +474,11 @@ def test_a_paragraph_with_sure_bindings_of_its_own_takes_no_names_from_beside_it
     own = "向量是 [1, 0]、[0, 2]、[1, 2]。\n\n比例是 [0.25, 0.5, 0.25]，后面两个位置各读一点。\n"
     found = _proposals(own, scope, {"vectors": 0, "x": 1, "w": 2})
     assert found["0.25 0.5 0.25"] == ("w[1]", "") and found["两"][1] == "tie"  # not the vectors of the paragraph before
+
+
+def test_a_vector_a_subscripted_name_is_changed_to_is_a_row_of_that_index():
+    [q] = _queries("只把 q₂ 改成 [0, 0]，`change` 不变。\n")
+    assert q["index"] == "2"
+    scope = {"zero_q": torch.tensor([[1., 0.], [0., 1.], [0., 0.]]), "change": torch.tensor([[0., 0.], [0., 0.], [1., 1.]])}
+    assert candidates.answer(q, scope, {}) == (["zero_q[2]", "change[0]", "change[1]"], ("", []))
+    assert candidates.answer({**q, "index": ""}, scope, {})[1][0] == "tie"  # rows 0 and 1 of change as near

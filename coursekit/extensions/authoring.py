@@ -185,8 +185,8 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
     them, whether one number is a difference or a ratio (`derived`: 多了 2, 的 2.0281 倍) or a function of a
     written number (`of_written`: exp(0) = 1), the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and
-    the row a vector is said to be (`row`: q₀=[1, 0] is q[0]; `index`: a₀=[…] or 位置 0 … [0.8, 1.2]
-    is some table's row 0), and which axis a count of 行 or 列 measures (`along`; a count within a row, 这一行的三个得分, measures
+    the row a vector is said to be (`row`: q₀=[1, 0] is q[0]; `index`: a₀=[…], 位置 0 … [0.8, 1.2] or
+    把 q₀ 改成 […] is some table's row 0), and which axis a count of 行 or 列 measures (`along`; a count within a row, 这一行的三个得分, measures
     the columns).
     The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
     than the paragraph's (CLAUSE), and so are the names in the clause before an axis count (V 有两列)."""
@@ -216,6 +216,7 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     dot = re.search(rf"(?<![\w.])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*[·⋅]\s*([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*$", line)
     row = re.search(rf"(?<![\w.·⋅])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*\[?$", line)  # q₀=[1, 0]: the row q[0]
     place = re.search(r"(?:位置|第)\s*(\d+)\s*(?:行|个位置)?", clause)  # 位置 0 得到 [0.8, 1.2]: a row 0
+    named_row = re.search(rf"(?<![\w.])[A-Za-z]\w*?([{SUBSCRIPTS}]+)(?![\w{SUBSCRIPTS}])", clause)  # 把 q₂ 改成 [0, 0]: a row 2
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
             "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)),
@@ -224,7 +225,8 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
             "of_written": bool(OF_WRITTEN.search(clause)),
             "dot": [f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]"] if dot else [],
             "row": f"{row.group(1)}[{_digits(row.group(2))}]" if row and len(run) > 1 else "", "along": along,
-            "index": _digits(row.group(2)) if row and len(run) > 1 else (place.group(1) if place and len(run) > 1 else "")}
+            "index": "" if len(run) < 2 else _digits(row.group(2)) if row else place.group(1) if place
+            else _digits(named_row.group(1)) if named_row else ""}
 
 
 # A difference (多了 2) or a ratio (的 2.0281 倍) is a name the code computes it in, or nothing:
