@@ -482,3 +482,10 @@ def test_a_vector_a_subscripted_name_is_changed_to_is_a_row_of_that_index():
     scope = {"zero_q": torch.tensor([[1., 0.], [0., 1.], [0., 0.]]), "change": torch.tensor([[0., 0.], [0., 0.], [1., 1.]])}
     assert candidates.answer(q, scope, {}) == (["zero_q[2]", "change[0]", "change[1]"], ("", []))
     assert candidates.answer({**q, "index": ""}, scope, {})[1][0] == "tie"  # rows 0 and 1 of change as near
+
+
+def test_the_cells_of_a_row_before_its_blocked_ones_are_one_candidate():
+    inf = float("-inf")
+    scope = {"scores": torch.tensor([[0.7071, inf, inf], [0.0, 0.7071, inf], [0.7071, 0.7071, 1.4142]])}
+    assert best(["0", "0.7071"], scope) == (["scores[1, :2]"], "")
+    assert best(["0.7071", "0.7071"], scope) == ([], "none")  # row 2 blocks nothing: no slice of it

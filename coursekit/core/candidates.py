@@ -128,6 +128,8 @@ def _values(name: str, value, count: bool, rows: bool = False) -> list[tuple[int
         out += [(PART, f"{name}[{i}]", row) for i, row in enumerate(t.tolist())]
         out += [(PART, f"{name}[:, {j}]", t[:, j].tolist()) for j in range(shape[1])]
         out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
+        out += [(PART, f"{name}[{i}, :{j}]", row[:j]) for i, row in enumerate(t.tolist()) for j in range(2, shape[1])
+                if all(x in (0.0, float("-inf")) for x in row[j:])]  # 第 1 行可以读 [0, 0.7071]: the cells before the blocked ones
         out.append((PART, f"{name}.sum(dim=-1)", t.sum(-1).tolist()))
         out += [(ELEMENT, f"{name}[{i}, {j}]", [x]) for i, row in enumerate(t.tolist()) for j, x in enumerate(row)]
     return out
@@ -145,6 +147,8 @@ def _counts(name: str, value, t) -> list[tuple[int, str, list[float]]]:
         out.append((PART, f"{name}.sum()", [t.sum().item()]))
         if t.dim() == 2:
             out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
+        out += [(PART, f"{name}[{i}, :{j}]", row[:j]) for i, row in enumerate(t.tolist()) for j in range(2, shape[1])
+                if all(x in (0.0, float("-inf")) for x in row[j:])]  # 第 1 行可以读 [0, 0.7071]: the cells before the blocked ones
     return out
 
 
