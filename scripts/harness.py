@@ -182,7 +182,9 @@ def copy_repo(dest: Path, with_cache: bool = False) -> Path:
         elif src.exists():
             shutil.copy2(src, dest / name)
     if with_cache and (ROOT / ".cache/coursekit/runs").is_dir():
-        shutil.copytree(ROOT / ".cache/coursekit", dest / ".cache/coursekit", ignore=shutil.ignore_patterns("ipynb"))
+        from coursekit.core.notebook import MADE  # made from the copy's own runs, not copied
+
+        shutil.copytree(ROOT / ".cache/coursekit", dest / ".cache/coursekit", ignore=shutil.ignore_patterns(MADE))
     return dest
 
 

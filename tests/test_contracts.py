@@ -5,6 +5,7 @@ each contract below fails if the behaviour it relies on changes."""
 from __future__ import annotations
 
 import inspect
+import os
 from importlib import metadata
 
 import markdown
@@ -68,8 +69,6 @@ def test_a_dirty_build_rebuilds_a_page_whose_content_was_set_and_says_so_in_the_
     (tmp_path / "site").mkdir()
     (tmp_path / "site/a.html").write_text("", encoding="utf-8")
     page = File("a.md", str(tmp_path / "docs"), str(tmp_path / "site"), use_directory_urls=False)
-    import os
-
     os.utime(tmp_path / "site/a.html", (os.path.getmtime(tmp_path / "docs/a.md") + 10,) * 2)
     assert not page.is_modified()
     page.content_string = page.content_string  # what incremental.mark_stale does

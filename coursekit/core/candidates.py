@@ -147,8 +147,6 @@ def _counts(name: str, value, t) -> list[tuple[int, str, list[float]]]:
         out.append((PART, f"{name}.sum()", [t.sum().item()]))
         if t.dim() == 2:
             out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
-        out += [(PART, f"{name}[{i}, :{j}]", row[:j]) for i, row in enumerate(t.tolist()) for j in range(2, shape[1])
-                if all(x in (0.0, float("-inf")) for x in row[j:])]  # 第 1 行可以读 [0, 0.7071]: the cells before the blocked ones
     return out
 
 
@@ -179,7 +177,7 @@ def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> float:
     says 掩码 and 分数) a little nearer than one made of one (first.scores)."""
     parts = re.split(r"[_.]", root.lower())
     by_stem = {stem: t for stem, t in near.items() if any(p == stem or (len(stem) > 2 and p.startswith(stem)) for p in parts)}
-    best = min([names.get(root, names.get(root.split(".")[0], ELSEWHERE)), *by_stem.values()])
+    best = min([_code(root, names), *by_stem.values()])
     if best == COUNTS:
         return best
     made_of = {p for p in parts for stem, t in by_stem.items()

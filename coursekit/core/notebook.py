@@ -149,6 +149,8 @@ def title_of(number: str) -> str:
 
 
 # ---- every lesson's notebook, made once per run ----------------------------------------------
+MADE = "ipynb"  # the folder under .cache/coursekit the adapters have them written to, and render from
+
 def write_all(build, root: Path, folder: Path) -> tuple[list[str], list[str]]:
     """Write each lesson's notebook, made from its run, as `folder`/lessons/NN-notebook.ipynb (kept
     while its run and the kit are unchanged); (their paths under `folder`, the failing lessons'

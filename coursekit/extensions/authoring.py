@@ -183,11 +183,12 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
     'other': 三组向量, 四选一; a Latin name after the counter, 三条 K, names it), whether the text
     speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
-    them, whether one number is a difference or a ratio (`derived`: 多了 2, 的 2.0281 倍) or a function of a
-    written number (`of_written`: exp(0) = 1), the rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and
-    the row a vector is said to be (`row`: q₀=[1, 0] is q[0]; `index`: a₀=[…], 位置 0 … [0.8, 1.2] or
-    把 q₀ 改成 […] is some table's row 0), and which axis a count of 行 or 列 measures (`along`; a count within a row, 这一行的三个得分, measures
-    the columns).
+    them, whether one number is a difference or a ratio (`derived`: 多了 2, 的 2.0281 倍) or a
+    function of a written number (`of_written`: exp(0) = 1), the rows a written dot product names
+    before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and the row a vector is said to be (`row`:
+    q₀=[1, 0] is q[0]; `index`: a₀=[…], 位置 0 … [0.8, 1.2] or 把 q₀ 改成 […] is some table's row
+    0), and which axis a count of 行 or 列 measures (`along`; a count within a row, 这一行的三个得分,
+    measures the columns).
     The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
     than the paragraph's (CLAUSE), and so are the names in the clause before an axis count (V 有两列)."""
     from coursekit.core import candidates

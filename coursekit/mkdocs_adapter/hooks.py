@@ -79,9 +79,9 @@ def on_pre_build(config) -> None:
 def on_files(files, config):
     """Add each lesson's notebook, made from its run, as lessons/NN-notebook.ipynb."""
     build = engine.current.build
-    uris, _state["notebook_errors"] = notebook.write_all(build, ROOT, CACHE / "ipynb")
+    uris, _state["notebook_errors"] = notebook.write_all(build, ROOT, CACHE / notebook.MADE)
     for uri in uris:
-        files.append(File(uri, str(CACHE / "ipynb"), config["site_dir"], config["use_directory_urls"]))
+        files.append(File(uri, str(CACHE / notebook.MADE), config["site_dir"], config["use_directory_urls"]))
     _state["run_keys"] = {s: build.run(s).key for s in build.lessons}
     if not os.environ.get(CONFIRMING):  # confirm_shown.py's build must convert every lesson page
         cache = _state["pagecache"] = pagecache.PageCache(build, ROOT, config, files)

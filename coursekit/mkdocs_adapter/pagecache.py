@@ -23,9 +23,8 @@ Private APIs, pinned (Material 9.8.1, MkDocs 1.6.1) and checked by tests/test_co
 behaviour in tests/test_warm.py: Material's search plugin's `search_index` has its
 `add_entry_from_context` wrapped (Material has no event that hands over a page's entries); a
 restored page gets what MkDocs 1.6's `Page.render` sets, which has no public setter:
-`_title_from_render` (the title from the page's first heading), `present_anchor_ids`, and, when
-MkDocs will validate anchors (its `mkdocs.structure.pages` logger not above DEBUG… as `render`
-decides), `links_to_anchors`.
+`_title_from_render` (the title from the page's first heading), `present_anchor_ids`, and
+`links_to_anchors` when the `mkdocs.structure.pages` logger is above DEBUG, as `render` decides.
 """
 
 from __future__ import annotations

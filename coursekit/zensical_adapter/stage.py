@@ -38,7 +38,7 @@ def notebooks(root: Path) -> tuple[list[str], list[str]]:
     build = engine.Build(root, _cache(root), planner=checks.plan)
     try:
         build.prefetch()
-        return notebook.write_all(build, root, _cache(root) / "ipynb")
+        return notebook.write_all(build, root, _cache(root) / notebook.MADE)
     finally:
         build.close()
 
@@ -53,7 +53,7 @@ def _place_notebooks(root: Path, docs: Path, uris: list[str]) -> None:
     """Each made notebook (`uris`, under .cache/coursekit/ipynb) into the staged `docs`: its page
     as lessons/NN-notebook.md, the .ipynb to download beside it, where MkDocs puts it."""
     for uri in uris:
-        made = _cache(root) / "ipynb" / uri
+        made = _cache(root) / notebook.MADE / uri
         (docs / uri).with_suffix(".md").write_text(_notebook_page(made, uri), encoding="utf-8")
         download = docs / uri[: -len(".ipynb")] / Path(uri).name
         download.parent.mkdir(parents=True, exist_ok=True)
