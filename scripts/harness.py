@@ -251,6 +251,15 @@ class MkdocsServe:
             time.sleep(poll)
         return html
 
+    def wait_for_log(self, text: str, seconds: float = 30) -> str:
+        """The log once it contains `text`: a build's last lines come after its pages are written."""
+        deadline = time.monotonic() + seconds
+        while text not in (log := self.log):
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise TimeoutError(f"not logged: {text} (exit {self.proc.poll()})\n" + "".join(self.lines[-20:]))
+            time.sleep(0.05)
+        return log
+
     def stop(self) -> None:
         os.killpg(self.proc.pid, signal.SIGTERM)  # and what it started (the adapter starts Zensical)
         self.proc.wait(timeout=30)
