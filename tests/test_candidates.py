@@ -489,3 +489,53 @@ def test_the_cells_of_a_row_before_its_blocked_ones_are_one_candidate():
     scope = {"scores": torch.tensor([[0.7071, inf, inf], [0.0, 0.7071, inf], [0.7071, 0.7071, 1.4142]])}
     assert best(["0", "0.7071"], scope) == (["scores[1, :2]"], "")
     assert best(["0.7071", "0.7071"], scope) == ([], "none")  # row 2 blocks nothing: no slice of it
+
+
+def test_an_average_in_the_clause_before_a_number_is_a_mean_of_a_list_or_a_tensor():
+    [q] = _queries("比下限的平均 0.3301 还低。\n")
+    assert q["averaged"]
+    floor = [0.0, 0.4621, 0.4621, 0.4621, 0.0, 0.4621, 0.4621]  # a list: sum(x) / len(x), no .mean()
+    assert candidates.answer(q, {"floor": floor}, {}) == (["sum(floor) / len(floor)"], ("", []))
+    assert candidates.answer(q, {"floor": torch.tensor(floor)}, {})[0] == ["floor.mean()"]
+    [q] = _queries("比下限 0.3301 还低。\n")
+    assert not q["averaged"] and candidates.answer(q, {"floor": floor}, {})[0] == []
+
+
+def test_the_positions_a_sum_lists_are_the_columns_it_adds():
+    [q] = _queries("位置 4、5 合计约 0.9874。\n")
+    assert q["summed"] and q["span"] == [4, 5]
+    weights = torch.tensor([[0.1, 0.1, 0.1, 0.0063, 0.7122, 0.2752, 0.0]] * 2)
+    weights[1] = torch.tensor([0.0, 0.0, 0.0126, 0.0, 0.7122, 0.2752, 0.0])
+    found, why = candidates.answer(q, {"w": weights}, {})
+    assert found[0] == "w[0, 4:6].sum()" and why[0] == "tie"  # rows 0 and 1 add up alike
+    assert candidates.answer({**q, "span": []}, {"w": weights[:1]}, {})[0] == []  # no span: no slice
+    [q] = _queries("位置 4、6 合计约 0.7122。\n")
+    assert q["span"] == []  # not one run of positions
+
+
+def test_a_position_in_the_clause_before_a_number_brings_a_by_position_name_near():
+    [q] = _queries("按位置看，位置 1 的损失只有约 0.0508。\n")
+    assert q["near"]["position"] == candidates.CLAUSE
+    scope = {"open_by_position": torch.tensor([0.0, 0.0508, 0.3]), "other": torch.tensor([0.2, 0.0508])}
+    assert candidates.answer(q, scope, {}) == (["open_by_position[1]", "other[1]"], ("", []))
+    [q] = _queries("只有约 0.0508。\n")
+    assert candidates.answer(q, scope, {})[1][0] in ("tie", "far")
+
+
+def test_a_text_display_is_no_code_the_nearest_code_is_the_listing_before_it(tmp_path):
+    from coursekit.core import guard
+    from coursekit.extensions import authoring
+
+    text = ('```python exec="1"\nshown = 1\n```\n\n```text\n[[1, 0]]\n```\n\n结果是 0.25。\n')
+    found = guard.scan_page("", text)
+    names, _ = authoring._nearby(tmp_path, found)(next(t for t in found.tokens if t.text == "0.25"))
+    assert names.get("shown") == 1  # the listing, not the display between
+
+
+def test_of_equal_values_the_one_a_paragraph_names_stands_for_them():
+    table = torch.tensor([[1.0, 0.0], [0.3302, 0.6698]])
+    scope = {"masked": SimpleNamespace(weights=table), "stages": SimpleNamespace(weights=table.clone())}
+    near = {"weight": candidates.CLAUSE}  # 比例是 […]: both names equally near by the term
+    found, why = candidates.answer(query(["0.3302", "0.6698"], names={"stages": 0}, near=near), scope, {})
+    assert found == ["stages.weights[1]"] and why == ("", [])  # the one the paragraph names, not masked, defined first
+    assert candidates.answer(query(["0.3302", "0.6698"], near=near), scope, {})[0] == ["masked.weights[1]"]

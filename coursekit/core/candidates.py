@@ -5,7 +5,8 @@ For a run of written numbers (a vector, a row, a shape, one number) the search g
 lesson's top-level names, the fields of its objects (`masked.weights`) and simple values derived
 from them: the whole value, its rows `x[i]`, columns `x[:, j]`, elements `x[i, j]`, its shape and
 the scaling `math.sqrt(x.shape[-1])`, and, where the text speaks of a sum (之和, 加起来), `x.sum()`,
-`x[i].sum()` and the row sums `x.sum(dim=-1)`. A candidate agrees when it has as many values as are written and
+`x[i].sum()` and the row sums `x.sum(dim=-1)` (of the positions it lists, 位置 4、5 合计: `x[i, 4:6].sum()`),
+of an average (平均), the mean. A candidate agrees when it has as many values as are written and
 each agrees as the guard reads it (coursekit.core.numbers.agrees). A count (两句, 三个位置) is looked for
 among sizes only (`len(x)`, `x.shape[k]`, `x.numel()`, sums of a mask, whole numbers), never among a
 tensor's elements; a plain number is never a size.
@@ -51,7 +52,8 @@ TERMS = {
 }
 # Terms too common to name a quantity anywhere in a paragraph, but that do in the clause just before a
 # number (分到的比例也是 0: the weights, not the exponentials its paragraph also speaks of).
-CLAUSE_TERMS = {"比例": ("weight",), "√": ("d",), "根号": ("d",), "维度": ("d",), "维数": ("d",)}  # √2: the d of √d
+CLAUSE_TERMS = {"比例": ("weight",), "√": ("d",), "根号": ("d",), "维度": ("d",), "维数": ("d",),  # √2: the d of √d
+                "位置": ("position",)}  # 位置 1 的损失: by_position
 # What a count counts (两个模型, 四种颜色, 64 句) and the names its code gives such things. A count of
 # one of these is bound only to a name made of its stems: 三组投影 is not the three rows of x.
 COUNTED = {
@@ -99,10 +101,14 @@ def _table(value):
         return None
 
 
-def _values(name: str, value, count: bool, rows: bool = False) -> list[tuple[int, str, list[float]]]:
+def _values(name: str, value, count: bool, rows: bool = False, averaged: bool = False,
+            span: tuple[int, int] | None = None) -> list[tuple[int, str, list[float]]]:
     """(kind, expression, values) for `value` named `name`. For a count: its sizes, a whole number,
     the sums of a mask. Where the text speaks of every row's sum (`rows`: 每行之和), the one value
-    all of a table's row sums share, `x.sum(dim=-1).round(decimals=6).unique()`."""
+    all of a table's row sums share, `x.sum(dim=-1).round(decimals=6).unique()`; where it speaks
+    of an average (`averaged`: 下限的平均 0.3301), the mean of all its values (`x.mean()`, of a list
+    `sum(x) / len(x)`); where it sums the cells of some positions (`span`: 位置 4、5 合计), the sum of
+    those columns of each row, `x[i, 4:6].sum()`."""
     t = _table(value)
     sized = isinstance(value, (list, tuple, dict, set, frozenset)) and not isinstance(value, str)
     if t is None:
@@ -112,6 +118,9 @@ def _values(name: str, value, count: bool, rows: bool = False) -> list[tuple[int
     out = [(WHOLE, name, t.flatten().tolist())]
     if t.dim() == 0:
         return out
+    if averaged and t.numel() > 1:
+        mean = f"{name}.mean()" if hasattr(value, "mean") else f"sum({name}) / len({name})" if t.dim() == 1 else None
+        out += [(PART, mean, [t.mean().item()])] if mean else []
     shape = list(t.shape)
     out += [(PART, f"{name}.shape", [float(s) for s in shape])] if t.dim() > 1 else []  # a plain number is no size
     out.append((PART, f"math.sqrt({name}.shape[-1])", [shape[-1] ** 0.5]))  # the scaling of attention: √d
@@ -128,6 +137,9 @@ def _values(name: str, value, count: bool, rows: bool = False) -> list[tuple[int
         out += [(PART, f"{name}[{i}]", row) for i, row in enumerate(t.tolist())]
         out += [(PART, f"{name}[:, {j}]", t[:, j].tolist()) for j in range(shape[1])]
         out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
+        if span and span[1] < shape[1]:
+            a, b = span[0], span[1] + 1
+            out += [(PART, f"{name}[{i}, {a}:{b}].sum()", [sum(row[a:b])]) for i, row in enumerate(t.tolist())]
         out += [(PART, f"{name}[{i}, :{j}]", row[:j]) for i, row in enumerate(t.tolist()) for j in range(2, shape[1])
                 if all(x in (0.0, float("-inf")) for x in row[j:])]  # 第 1 行可以读 [0, 0.7071]: the cells before the blocked ones
         out.append((PART, f"{name}.sum(dim=-1)", t.sum(-1).tolist()))
@@ -199,7 +211,9 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
         found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if re.fullmatch(keep, e)]
         return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
     rows = bool(query.get("rows")) and query["summed"] and len(query["written"]) == 1 and not query["count"]
-    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"], rows)
+    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"], rows,
+                   bool(query.get("averaged")) and len(query["written"]) == 1,
+                   tuple(query["span"]) if query.get("span") and query["summed"] else None)
     if query.get("index") and len(query["written"]) > 1:  # a₀=[…], 位置 0 得到 […]: a row 0 before a whole vector
         row = re.compile(rf"[\w.]+\[{query['index']}\]")
         found = sorted(((rank[0], ROW0, *rank[2:]) if row.fullmatch(e) else rank, e) for rank, e in found)
@@ -269,7 +283,7 @@ def _beside(written: list[str], scope: dict, names: list[str]) -> str:
 
 def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None, near: dict[str, int] | None = None,
            count: bool = False, origin: dict[str, int] | None = None, summed: bool = True,
-           rows: bool = False) -> list[tuple[tuple, str]]:
+           rows: bool = False, averaged: bool = False, span: tuple[int, int] | None = None) -> list[tuple[tuple, str]]:
     """(rank, expression) of every candidate, best first; equal ranks are a tie. A run that no
     single value matches and that reads as a written product line (a₀×b₀ + a₁×b₁ …, and its
     result after an `=`) is looked for as the stack of the two factors' vectors,
@@ -277,7 +291,7 @@ def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None,
     computation: factors from two experiment files rank after any pair from one (APART), and its
     result is no element of the factors' own tables."""
     tiers = (names or {}, near or {})
-    found = _direct(written, scope, tiers, count, origin or {}, summed, rows)
+    found = _direct(written, scope, tiers, count, origin or {}, summed, rows, averaged, span)
     if found or count or len(written) < 4 or "torch" not in scope:
         return found
     if len(written) % 2:
@@ -300,24 +314,26 @@ def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None,
 def _chosen(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[str, object, int]]:
     """(name, value, tier) of each value to search. Names whose values are equal whole arrays (q and k
     when Wq = Wk; v and the component's layer_v; weights and stages.weights) stand for one quantity:
-    only the nearest of them is searched (the first defined, if equally near)."""
+    only the nearest of them is searched (by its tier, then by its own name's nearness, so that the
+    name a paragraph binds stands for the group; the first defined, if equally near)."""
     groups: dict = {}
     for order, (name, value) in enumerate(_named(scope)):
         t = _table(value)
         same = (tuple(t.shape), tuple(t.flatten().tolist())) if t is not None and 1 < t.numel() <= LARGEST else name
-        groups.setdefault(same, []).append((_tier(name, *tiers), order, name, value))
-    chosen = (min(g, key=lambda m: m[:2]) for g in groups.values())
-    return sorted(((name, value, tier, order) for tier, order, name, value in chosen), key=lambda c: c[3])
+        groups.setdefault(same, []).append((_tier(name, *tiers), _code(name, tiers[0]), order, name, value))
+    chosen = (min(g, key=lambda m: m[:3]) for g in groups.values())
+    return sorted(((name, value, tier, order) for tier, _, order, name, value in chosen), key=lambda c: c[3])
 
 
 def _direct(written: list[str], scope: dict, tiers: tuple[dict, dict], count: bool,
-            origin: dict[str, int] | None = None, summed: bool = True, rows: bool = False) -> list[tuple[tuple, str]]:
+            origin: dict[str, int] | None = None, summed: bool = True, rows: bool = False,
+            averaged: bool = False, span: tuple[int, int] | None = None) -> list[tuple[tuple, str]]:
     """Candidates that agree with `written`; a sum only where the text speaks of one (`summed`), or
     as a count of a mask. Rank: (tier, kind, for a count the file that has the name and the order
     it was defined, length)."""
     found = set()
     for name, value, tier, order in _chosen(scope, tiers):
-        for kind, expr, values in _values(name, value, count, rows):
+        for kind, expr, values in _values(name, value, count, rows, averaged, span):
             if not (summed or count) and ".sum(" in expr:
                 continue
             if expr.startswith("math.sqrt(") and "math" not in scope:

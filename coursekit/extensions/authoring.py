@@ -22,7 +22,7 @@ def site_pages(root: Path) -> list[Path]:
 
 
 ROW_WORDS = re.compile(r"每行|各行|每一行|所有行")  # with a sum: every row's, not one row's
-SUM_WORDS = re.compile(r"之和|总和|求和|加起来|相加|行和|和为|和是|和都|和约|和仍|和不")
+SUM_WORDS = re.compile(r"之和|总和|求和|合计|加起来|相加|行和|和为|和是|和都|和约|和仍|和不")
 
 Checked = tuple[guard.Scan, list[guard.Bound], int]
 
@@ -220,7 +220,7 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     named_row = re.search(rf"(?<![\w.])[A-Za-z]\w*?([{SUBSCRIPTS}]+)(?![\w{SUBSCRIPTS}])", clause)  # 把 q₂ 改成 [0, 0]: a row 2
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
-            "summed": bool(SUM_WORDS.search(sentence)), "rows": bool(ROW_WORDS.search(sentence)),
+            "summed": bool(SUM_WORDS.search(sentence)), "averaged": "平均" in clause, "span": _span(sentence), "rows": bool(ROW_WORDS.search(sentence)),
             "shaped": "形状" in sentence or "shape" in sentence,
             "derived": len(run) == 1 and not count and bool(DIFFERENCE.search(clause) or RATIO.match(found.text[run[0].end :])),
             "of_written": bool(OF_WRITTEN.search(clause)),
@@ -237,6 +237,17 @@ RATIO = re.compile(r"\s*倍")
 # A function of a number the text writes (exp(0) = 1): the text computes it itself, no table holds it.
 OF_WRITTEN = re.compile(r"[A-Za-z]\w*\(\s*[−\-+]?(?:\d[\d.]*|∞)\s*\)\s*[=≈]\s*$")
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+SPAN = re.compile(r"位置\s*(\d+)((?:\s*[、和与]\s*\d+)+)")  # 位置 4、5 合计: the cells of positions 4 to 5
+
+
+def _span(sentence: str) -> list[int]:
+    """[first, last] of the positions a sentence lists (位置 4、5), when they run on one by one; else []."""
+    found = SPAN.findall(sentence)
+    if not found:
+        return []
+    first, rest = found[-1]
+    listed = [int(first), *map(int, re.findall(r"\d+", rest))]
+    return [listed[0], listed[-1]] if listed == list(range(listed[0], listed[-1] + 1)) else []
 
 
 def _digits(subscript: str) -> str:
@@ -263,7 +274,7 @@ def _nearby(root: Path, found: guard.Scan):
     inside = {n for f in blocks for n in range(f.start, f.end + 1)}
     headings = [i + 1 for i, line in enumerate(body.split("\n")) if i + 1 not in inside and re.match(r"#{1,6} ", line)]
     section = lambda line: bisect_right(headings, line)  # noqa: E731
-    shown = [(f.start, section(f.start), _assigned(root, f)) for f in blocks]
+    shown = [(f.start, section(f.start), _assigned(root, f)) for f in blocks if f.lang not in ("", "text")]  # a display is no code
     segments, words, terms, prose = scan.segments(body), {}, {}, {}
     lines_of, first = body.split("\n"), {}
     for i, line in enumerate(lines_of):
