@@ -539,3 +539,15 @@ def test_of_equal_values_the_one_a_paragraph_names_stands_for_them():
     found, why = candidates.answer(query(["0.3302", "0.6698"], names={"stages": 0}, near=near), scope, {})
     assert found == ["stages.weights[1]"] and why == ("", [])  # the one the paragraph names, not masked, defined first
     assert candidates.answer(query(["0.3302", "0.6698"], near=near), scope, {})[0] == ["masked.weights[1]"]
+
+
+def test_one_number_of_a_name_its_paragraph_names_has_no_rival_the_paragraph_does_not_name():
+    mask = torch.tensor([[True, False], [True, True]])
+    scope = {"mask": mask, "masked": SimpleNamespace(weights=torch.tensor([[1.0, 0.0], [0.3, 0.7]])),
+             "cut_weights": torch.tensor([[0.6, 0.0], [0.4, 0.6]])}
+    near = {"weight": candidates.CLAUSE}  # 分到的比例也是 0
+    found, why = candidates.answer(query(["0"], names={"masked": 0}, near=near), scope, {})
+    assert found[0] == "masked.weights[~mask].unique()" and why == ("", [])
+    assert candidates.answer(query(["0"], names={"masked": 1}, near=near), scope, {})[1][0] == "tie"  # only shown nearby
+    scope["cut_weights"] = torch.tensor([[0.6, 0.0], [0.3, 0.7]])  # a run: another name's same row still rivals
+    assert candidates.answer(query(["0.3", "0.7"], names={"masked": 0}, near=near), scope, {})[1][0] == "tie"

@@ -397,7 +397,8 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
            counted: str = "") -> tuple[str, list[str]]:
     """('', []) when the first candidate is sure; else why not and the candidates that tie with it:
     'tie' (another ranks as well, or another name comes as near in the same kind, in any kind for one
-    number: a scalar `increase` and an element `output[0, 0]` may agree by chance; for a count, the
+    number: a scalar `increase` and an element `output[0, 0]` may agree by chance, unless the first
+    is a name its paragraph names and the other is not; for a count, the
     first defined of equally near sizes of one experiment file wins, since sizes pass from its inputs
     to what it computes from them, and sizes from two files are a tie) or 'far' (numbers a
     coincidence could match, and no candidate the page names nearby; for one plain number, named
@@ -411,10 +412,11 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
     level = 2 if count or len(written) > 1 else 1  # one number: a scalar and an element are as likely
     rivals = [e for rank, e in found[1:] if rank == found[0][0] or (rank[:level] == found[0][0][:level] and (
         rank[2] != origin if count else _roots(e) != _roots(best)))]
-    if not count:  # the same value of another computation whose code the page shows farther off is none
+    if not count:  # the same value of another computation whose code the page shows farther off is none,
+        # and for one number of a name its paragraph names (or binds), no name the paragraph does not name is
         code = {e: rank[2] for rank, e in found}
-        rivals = [e for e in rivals if not (_accessor(e) is not None and _accessor(e) == _accessor(best)
-                                            and code[e] > code[best])]
+        rivals = [e for e in rivals if not (code[e] > code[best] and ((code[best] == 0 and len(written) == 1) or (
+            _accessor(e) is not None and _accessor(e) == _accessor(best))))]
     if rivals:
         return "tie", [best, *rivals][:TIED]
     reach = NEAR if count or len(written) > 1 else 0  # one plain small number: named in its paragraph
