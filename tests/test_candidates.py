@@ -551,3 +551,11 @@ def test_one_number_of_a_name_its_paragraph_names_has_no_rival_the_paragraph_doe
     assert candidates.answer(query(["0"], names={"masked": 1}, near=near), scope, {})[1][0] == "tie"  # only shown nearby
     scope["cut_weights"] = torch.tensor([[0.6, 0.0], [0.3, 0.7]])  # a run: another name's same row still rivals
     assert candidates.answer(query(["0.3", "0.7"], names={"masked": 0}, near=near), scope, {})[1][0] == "tie"
+
+
+def test_a_name_holding_a_tables_mean_has_no_rival_in_that_mean():
+    scope = {"numbers": torch.tensor([1.0, 2.0, 4.0]), "mean": torch.tensor(7 / 3)}
+    q = {**query(["2.3333"]), "averaged": True}
+    assert candidates.answer(q, scope, {}) == (["mean", "numbers.mean()"], ("", []))
+    scope["other"] = 2.33331  # another name with that value is still a rival
+    assert candidates.answer(q, scope, {})[1][0] == "tie"

@@ -66,6 +66,7 @@ AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项
 
 
 WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
+AGGREGATE = re.compile(r"\.(?:sum|mean)\(|^sum\(")  # a value made of a whole table: its sum, its mean
 ROW0 = -1  # the kind of the row a text names by its index (a₀=[…]), before any whole value
 
 
@@ -398,7 +399,8 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
     """('', []) when the first candidate is sure; else why not and the candidates that tie with it:
     'tie' (another ranks as well, or another name comes as near in the same kind, in any kind for one
     number: a scalar `increase` and an element `output[0, 0]` may agree by chance, unless the first
-    is a name its paragraph names and the other is not; for a count, the
+    is a name its paragraph names and the other is not; a sum or mean of a table is no rival of a
+    name whose value it is, `mean` beside `numbers.mean()`; for a count, the
     first defined of equally near sizes of one experiment file wins, since sizes pass from its inputs
     to what it computes from them, and sizes from two files are a tie) or 'far' (numbers a
     coincidence could match, and no candidate the page names nearby; for one plain number, named
@@ -417,6 +419,8 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
         code = {e: rank[2] for rank, e in found}
         rivals = [e for e in rivals if not (code[e] > code[best] and ((code[best] == 0 and len(written) == 1) or (
             _accessor(e) is not None and _accessor(e) == _accessor(best))))]
+    if not count and len(written) == 1 and found[0][0][1] == WHOLE and re.fullmatch(r"[\w.]+", best):
+        rivals = [e for e in rivals if not AGGREGATE.search(e)]  # mean = numbers.mean(): the name is that value, kept
     if rivals:
         return "tie", [best, *rivals][:TIED]
     reach = NEAR if count or len(written) > 1 else 0  # one plain small number: named in its paragraph
