@@ -65,16 +65,16 @@ def build_plain(site: Path, url: str, work: Path) -> None:
 
 def page_bytes(base: str, path: str) -> dict[str, int]:
     """Bytes of every response the page loads, with the demo opened."""
-    sizes: dict[str, int] = {}
+    responses = []
     with chromium() as browser:
         page = browser.new_page()
-        page.on("response", lambda r: sizes.__setitem__(r.url, len(r.body()) if r.ok else 0))
+        page.on("response", lambda r: responses.append(r))  # bodies read below, while the page is open
         page.goto(base + path, wait_until="networkidle")
         summary = page.locator("summary", has_text="展开观看动态过程")
         if summary.count():  # the plain page has no demo
             summary.click()
             page.wait_for_load_state("networkidle")
-    return sizes
+        return {r.url: len(r.body()) if r.ok else 0 for r in responses}
 
 
 def lighthouse(url: str, out: Path) -> dict[str, float]:
