@@ -68,7 +68,7 @@ def page_bytes(base: str, path: str) -> dict[str, int]:
     responses = []
     with chromium() as browser:
         page = browser.new_page()
-        page.on("response", lambda r: responses.append(r))  # bodies read below, while the page is open
+        page.on("response", lambda r: responses.append(r))  # Playwright wraps no builtin; bodies read below, page open
         page.goto(base + path, wait_until="networkidle")
         summary = page.locator("summary", has_text="展开观看动态过程")
         if summary.count():  # the plain page has no demo

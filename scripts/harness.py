@@ -244,21 +244,21 @@ class MkdocsServe:
     def wait_for(self, text: str, seconds: float = 90, poll: float = 0.01, path: str | None = None) -> str:
         """The served page (the first lesson's unless `path` says) once it contains `text`."""
         path = self.first_lesson if path is None else path
-        deadline = time.monotonic() + seconds
-        while text not in (html := self.page(path)):
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise TimeoutError(f"not served: {text} (exit {self.proc.poll()})\n" + "".join(self.lines[-20:]))
-            time.sleep(poll)
-        return html
+        return self._until(lambda: self.page(path), text, seconds, poll, "not served")
 
     def wait_for_log(self, text: str, seconds: float = 30) -> str:
         """The log once it contains `text`: a build's last lines come after its pages are written."""
+        return self._until(lambda: self.log, text, seconds, 0.05, "not logged")
+
+    def _until(self, read, text: str, seconds: float, poll: float, failure: str) -> str:
+        """What `read()` returns once it contains `text`; TimeoutError with the log's end when it never
+        does or the server stopped."""
         deadline = time.monotonic() + seconds
-        while text not in (log := self.log):
+        while text not in (got := read()):
             if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise TimeoutError(f"not logged: {text} (exit {self.proc.poll()})\n" + "".join(self.lines[-20:]))
-            time.sleep(0.05)
-        return log
+                raise TimeoutError(f"{failure}: {text} (exit {self.proc.poll()})\n" + "".join(self.lines[-20:]))
+            time.sleep(poll)
+        return got
 
     def stop(self) -> None:
         os.killpg(self.proc.pid, signal.SIGTERM)  # and what it started (the adapter starts Zensical)

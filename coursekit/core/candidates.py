@@ -414,13 +414,19 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
     level = 2 if count or len(written) > 1 else 1  # one number: a scalar and an element are as likely
     rivals = [e for rank, e in found[1:] if rank == found[0][0] or (rank[:level] == found[0][0][:level] and (
         rank[2] != origin if count else _roots(e) != _roots(best)))]
-    if not count:  # the same value of another computation whose code the page shows farther off is none,
-        # and for one number of a name its paragraph names (or binds), no name the paragraph does not name is
-        code = {e: rank[2] for rank, e in found}
-        rivals = [e for e in rivals if not (code[e] > code[best] and ((code[best] == 0 and len(written) == 1) or (
-            _accessor(e) is not None and _accessor(e) == _accessor(best))))]
-    if not count and len(written) == 1 and found[0][0][1] == WHOLE and re.fullmatch(r"[\w.]+", best):
-        rivals = [e for e in rivals if not AGGREGATE.search(e)]  # mean = numbers.mean(): the name is that value, kept
+    if not count:
+        code, one = {e: rank[2] for rank, e in found}, len(written) == 1
+        named = one and found[0][0][1] == WHOLE and re.fullmatch(r"[\w.]+", best)  # a bare name: `mean`
+
+        def no_rival(e: str) -> bool:
+            if named and AGGREGATE.search(e):  # mean = numbers.mean(): the name is that value, kept
+                return True
+            if code[e] <= code[best]:
+                return False
+            same_value = _accessor(e) is not None and _accessor(e) == _accessor(best)  # of another computation
+            return same_value or (one and code[best] == 0)  # one number of a name its paragraph names
+
+        rivals = [e for e in rivals if not no_rival(e)]
     if rivals:
         return "tie", [best, *rivals][:TIED]
     reach = NEAR if count or len(written) > 1 else 0  # one plain small number: named in its paragraph
