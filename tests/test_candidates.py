@@ -559,3 +559,79 @@ def test_a_name_holding_a_tables_mean_has_no_rival_in_that_mean():
     assert candidates.answer(q, scope, {}) == (["mean", "numbers.mean()"], ("", []))
     scope["other"] = 2.33331  # another name with that value is still a rival
     assert candidates.answer(q, scope, {})[1][0] == "tie"
+
+
+def test_a_chinese_fraction_is_a_share_not_a_count():
+    scope = {"shares": [0.25, 0.25, 0.25, 0.25], "torch": torch}
+    found = _proposals("最好的猜法是每个各给四分之一。\n", scope)
+    assert found["四分之一"] == ("torch.tensor(shares).unique()", "")  # a count of 四 would find no 0.25
+
+
+def test_a_vector_each_of_whose_cells_is_the_number_binds_their_one_value_where_the_text_says_each():
+    scope = {"shares": torch.tensor([0.25, 0.25, 0.25, 0.25])}
+    assert _proposals("每个各给 0.25。\n", scope)["0.25"] == ("shares.unique()", "")
+    assert _proposals("每个给 0.25。\n", scope)["0.25"] == ("shares[0]", "tie")  # no 各: one cell of four, by chance
+
+
+def test_a_tie_among_cells_of_one_table_is_settled_by_the_position_its_sentence_lists():
+    scope = {"floor": torch.tensor([0.0, 0.4621, 0.4621, 0.4621, 0.0])}
+    found = _proposals("位置 1、2、3 上，三段上文各有一段是“小”，平摊下来约为 0.4621。\n", scope)
+    assert found["0.4621"] == ("floor[1]", "")
+    assert _proposals("平摊下来约为 0.4621。\n", scope)["0.4621"][1] == "tie"
+    assert _proposals("位置 0 和 4 的下限是 0。\n", scope)["0"] == ("floor[0]", "")
+
+
+def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_lessons_changes_part_them(monkeypatch):
+    from pathlib import Path
+
+    from coursekit.core import variations
+    from coursekit.extensions import authoring
+
+    scope = {"w": torch.tensor([[1.0, 0.0, 0.0], [1 / 3, 1 / 3, 1 / 3]])}
+    found = _proposals("三个位置平分，各约 0.3333。\n", scope)
+    assert found["0.3333"] == ("w[1, 0]", "alike")
+    assert _proposals("三个位置平分，约 0.3333。\n", scope)["0.3333"][1] == "tie"  # no 各
+
+    def settled(after):
+        p = authoring.Proposal(1, [], ["w[1, 0]", "w[1, 1]", "w[1, 2]"], "alike", ["w[1, 0]", "w[1, 1]", "w[1, 2]"])
+        monkeypatch.setattr(authoring, "_lesson", lambda *a: "l0")
+        monkeypatch.setattr(variations, "varied", lambda *a, **k: SimpleNamespace(close=lambda: None))
+        monkeypatch.setattr(variations, "values", lambda build, lesson, exprs: after if build is not None else {})
+        page = Path(__file__)
+        authoring.settle_ties(object(), page.parent, page, [p])
+        return p.why_not
+
+    assert settled({"w[1, 0]": [0.3], "w[1, 1]": [0.3], "w[1, 2]": [0.3]}) == "alike"
+    assert settled({"w[1, 0]": [0.5], "w[1, 1]": [0.3], "w[1, 2]": [0.2]}) == "tie"  # alike only in this example
+
+
+def test_a_row_the_text_names_whose_cells_are_all_the_number_binds_that_rows_one_value():
+    scope = {"first": SimpleNamespace(scores=torch.tensor([[0.7, 0.0, 0.0], [0.0, 0.7, 0.0], [0.0, 0.0, 0.0]])),
+             "mask": torch.tensor([[True, False, False], [True, True, False], [True, True, True]]),
+             "zero_scores": torch.tensor([[0.7, 0.0, 0.0], [0.0, 0.7, 0.0], [0.7, 0.7, 1.4]])}
+    assert _proposals("第 2 行的分数全为 0。\n", scope)["0"] == ("first.scores[2].unique()", "")
+
+
+def test_a_count_of_readable_positions_is_a_sum_of_a_mask():
+    scope = {"mask": torch.tensor([[True, False, False], [True, True, False], [True, True, True]]), "k": torch.zeros(3, 2)}
+    assert _proposals("三个可读位置平分。\n", scope)["三"] == ("mask[2].sum()", "")
+
+
+def test_the_one_value_a_mask_selects_has_no_rival_in_one_cell_that_happens_to_agree():
+    scope = {"mask": torch.tensor([[True, False], [True, True]]), "zero_scores": torch.tensor([[0.7, 0.0], [0.3, 0.7]]),
+             "masked_scores": torch.tensor([[0.7, 5.0], [0.0, 0.7]])}  # masked_scores[1, 0] is 0, and no blocked cell
+    assert _proposals("把分数改成 0。\n", scope)["0"] == ("zero_scores[~mask].unique()", "")
+
+
+def test_every_rows_sum_in_the_numbers_own_clause_has_no_rival_in_one_row_of_another_table():
+    scope = {"w": torch.tensor([[0.4, 0.6], [0.3, 0.7]]), "out": torch.tensor([[1.0, 0.0], [0.5, 2.0]])}
+    found = _proposals("`w` 与 `out` 都在这里，每行的和仍然是 1。\n", scope)
+    assert found["1"] == ("w.sum(dim=-1).round(decimals=6).unique()", "")
+
+
+def test_a_count_of_dao_counts_questions_and_a_subscripted_name_is_its_rows_table():
+    scope = {"inputs": torch.zeros(192, 7), "k": torch.zeros(192, 2)}
+    found = _proposals("题目从 192 道变成了 1344 道。\n", scope)
+    assert found["192"] == ("len(inputs)", "") and found["1344"] == ("inputs.numel()", "")
+    scope = {"zero_q2": torch.tensor([[1., 0.], [0., 1.], [0., 0.]]), "masked_change": torch.zeros(3, 2)}
+    assert _proposals("加上掩码，只把 q₂ 改成 [0, 0]。\n", scope)["0 0"] == ("zero_q2[2]", "")

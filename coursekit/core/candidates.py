@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import re
 import types
+from dataclasses import dataclass
 from numbers import Number
 
 from coursekit.core import numbers
 
 MOST = 3  # candidates shown
+SURE = ("", "alike")  # decisions --bind writes: no rival, or cells the text says are one value (_read)
 TIED = 12  # tied candidates handed on to be told apart (coursekit.core.variations)
 LARGEST = 4096  # values larger than this are searched as a whole only
 CLAUSE = -0.5  # the tier of a term in the clause just before a number: nearer than its paragraph, after a count's thing
@@ -58,15 +60,22 @@ CLAUSE_TERMS = {"比例": ("weight",), "√": ("d",), "根号": ("d",), "维度"
 # one of these is bound only to a name made of its stems: 三组投影 is not the three rows of x.
 COUNTED = {
     "模型": ("model",), "颜色": ("color",), "句": ("sentence", "context"), "上文": ("context",), "名字": ("name",),
-    "步": ("step", "loss"), "层": ("layer",), "样本": ("target", "example"), "参数": ("param",), "题": ("case",),
-    "投影": ("proj",), "头": ("head",), "字": ("context", "char"), "小数": ("place", "decimal"),
+    "步": ("step", "loss"), "层": ("layer",), "样本": ("target", "example"), "参数": ("param",), "题": ("case", "input", "target"),
+    "投影": ("proj",), "头": ("head",), "字": ("context", "char", "input"), "小数": ("place", "decimal"),
+    "可读": ("mask",),  # 三个可读位置: the cells a mask lets through (a sum of it, READABLE)
 }
+# Measure words that count one thing only, when the text names no thing after them (题目从 192 道变成
+#了 1344 道: 道 counts 题).
+MEASURED = {"道": "题"}
 # What a count of the size of an array counts (三个位置, 两列, 九项): any array's size may be it.
 AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项")
 
 
 WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
 AGGREGATE = re.compile(r"\.(?:sum|mean)\(|^sum\(")  # a value made of a whole table: its sum, its mean
+EACH = re.compile(r"[\w.]+(?:\[\d+\])?\.unique\(\)|torch\.tensor\([\w.]+\)\.unique\(\)")  # the one value of a vector's cells
+SELECTED = re.compile(r"\[~?[A-Za-z_][\w.]*\]\.unique\(\)$")  # x[~mask].unique(): the cells a mask picks (_selected)
+READABLE = re.compile(r"[\w.]+(?:\[\d+\])?\.sum\(\)")  # mask[2].sum(): the cells of a row a mask lets be read
 ROW0 = -1  # the kind of the row a text names by its index (a₀=[…]), before any whole value
 
 
@@ -102,14 +111,31 @@ def _table(value):
         return None
 
 
-def _values(name: str, value, count: bool, rows: bool = False, averaged: bool = False,
-            span: tuple[int, int] | None = None) -> list[tuple[int, str, list[float]]]:
+@dataclass(frozen=True)
+class Asks:
+    """What the text around a written number asks of its value, beyond agreeing with it: a sum
+    (`summed`: 之和, 加起来; else no sum is a candidate), what every row's sum is (`rows`: 每行之和),
+    an average (`averaged`: 平均), the sum of the cells of some positions (`span`: 位置 4、5 合计, the
+    first and last), the one value each of a vector's cells has (`each`: 各给四分之一, 全为 0), or each of
+    the cells of the row the text names (`row`, with `each`: 第 2 行的分数全为 0)."""
+
+    summed: bool = True
+    rows: bool = False
+    averaged: bool = False
+    span: tuple[int, int] | None = None
+    each: bool = False
+    row: int | None = None
+
+
+def _values(name: str, value, count: bool, asks: Asks = Asks()) -> list[tuple[int, str, list[float]]]:
     """(kind, expression, values) for `value` named `name`. For a count: its sizes, a whole number,
-    the sums of a mask. Where the text speaks of every row's sum (`rows`: 每行之和), the one value
-    all of a table's row sums share, `x.sum(dim=-1).round(decimals=6).unique()`; where it speaks
-    of an average (`averaged`: 下限的平均 0.3301), the mean of all its values (`x.mean()`, of a list
-    `sum(x) / len(x)`); where it sums the cells of some positions (`span`: 位置 4、5 合计), the sum of
-    those columns of each row, `x[i, 4:6].sum()`."""
+    the sums of a mask. Where the text speaks of every row's sum (asks.rows), the one value
+    all of a table's row sums share, `x.sum(dim=-1).round(decimals=6).unique()`; of an average
+    (asks.averaged: 下限的平均 0.3301), the mean of all its values (`x.mean()`, of a list
+    `sum(x) / len(x)`); of the cells of some positions (asks.span: 位置 4、5 合计), the sum of
+    those columns of each row, `x[i, 4:6].sum()`; of each cell of a vector (asks.each: 每个各给四分之一),
+    the one value they all share (`x.unique()`, of a list `torch.tensor(x).unique()`), and of a row
+    the text names (asks.row), `x[2].unique()`."""
     t = _table(value)
     sized = isinstance(value, (list, tuple, dict, set, frozenset)) and not isinstance(value, str)
     if t is None:
@@ -119,7 +145,12 @@ def _values(name: str, value, count: bool, rows: bool = False, averaged: bool = 
     out = [(WHOLE, name, t.flatten().tolist())]
     if t.dim() == 0:
         return out
-    if averaged and t.numel() > 1:
+    if asks.each and t.dim() == 1 and len(t) > 1 and len(t.unique()) == 1:
+        out.append((PART, f"{name}.unique()" if hasattr(value, "unique") else f"torch.tensor({name}).unique()", [t[0].item()]))
+    if asks.each and asks.row is not None and t.dim() == 2 and asks.row < len(t) and t.shape[1] > 1 \
+            and len(t[asks.row].unique()) == 1:
+        out.append((PART, f"{name}[{asks.row}].unique()", [t[asks.row, 0].item()]))
+    if asks.averaged and t.numel() > 1:
         mean = f"{name}.mean()" if hasattr(value, "mean") else f"sum({name}) / len({name})" if t.dim() == 1 else None
         out += [(PART, mean, [t.mean().item()])] if mean else []
     shape = list(t.shape)
@@ -128,7 +159,7 @@ def _values(name: str, value, count: bool, rows: bool = False, averaged: bool = 
     if t.numel() > LARGEST:
         return out
     out.append((PART, f"{name}.sum()", [t.sum().item()]))
-    if rows and t.dim() == 2:
+    if asks.rows and t.dim() == 2:
         shared = t.sum(-1).round(decimals=SHARED).unique()
         out += [(WHOLE, f"{name}.sum(dim=-1).round(decimals={SHARED}).unique()", shared.tolist())] if len(shared) == 1 else []
     if t.dim() == 1:
@@ -138,8 +169,8 @@ def _values(name: str, value, count: bool, rows: bool = False, averaged: bool = 
         out += [(PART, f"{name}[{i}]", row) for i, row in enumerate(t.tolist())]
         out += [(PART, f"{name}[:, {j}]", t[:, j].tolist()) for j in range(shape[1])]
         out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
-        if span and span[1] < shape[1]:
-            a, b = span[0], span[1] + 1
+        if asks.span and asks.span[1] < shape[1]:
+            a, b = asks.span[0], asks.span[1] + 1
             out += [(PART, f"{name}[{i}, {a}:{b}].sum()", [sum(row[a:b])]) for i, row in enumerate(t.tolist())]
         out += [(PART, f"{name}[{i}, :{j}]", row[:j]) for i, row in enumerate(t.tolist()) for j in range(2, shape[1])
                 if all(x in (0.0, float("-inf")) for x in row[j:])]  # 第 1 行可以读 [0, 0.7071]: the cells before the blocked ones
@@ -181,7 +212,8 @@ def _roots(expr: str) -> set[str]:
     `masked.weights[~mask].unique()` (the cells of one table a mask selects)."""
     expr = re.sub(r"\[~?[A-Za-z_][\w.]*\]", "", re.sub(r"\b\w+=(?!=)", "", expr))  # no dim=-1, no [~mask]
     found = re.findall(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", expr)
-    return {re.sub(r"(?:\.(?:shape|sum|numel|unique|round))+$", "", n) for n in found if n not in ("len", "torch.stack")}
+    return {re.sub(r"(?:\.(?:shape|sum|numel|unique|round))+$", "", n) for n in found
+            if n != "len" and n.split(".")[0] not in ("torch", "math")}  # torch.stack, math.sqrt: functions
 
 
 def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> float:
@@ -211,20 +243,28 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
         keep = r"len\(.*\)|.*\.shape\[0\]" if query["along"] == "rows" else r".*\.shape\[(?:-1|1)\]"
         found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if re.fullmatch(keep, e)]
         return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
-    rows = bool(query.get("rows")) and query["summed"] and len(query["written"]) == 1 and not query["count"]
-    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"], rows,
-                   bool(query.get("averaged")) and len(query["written"]) == 1,
-                   tuple(query["span"]) if query.get("span") and query["summed"] else None)
+    one = len(query["written"]) == 1
+    if query.get("readable"):  # 三个可读位置: what a mask lets through, a sum of its cells
+        found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if READABLE.fullmatch(e)]
+        return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
+    rows = bool(query.get("rows")) and query["summed"] and one and not query["count"]
+    asks = Asks(query["summed"], rows, bool(query.get("averaged")) and one,
+                tuple(query["span"]) if query.get("span") and query["summed"] else None, bool(query.get("each")) and one,
+                query.get("each_row"))
+    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, asks)
     if query.get("index") and len(query["written"]) > 1:  # a₀=[…], 位置 0 得到 […]: a row 0 before a whole vector
         row = re.compile(rf"[\w.]+\[{query['index']}\]")
         found = sorted(((rank[0], ROW0, *rank[2:]) if row.fullmatch(e) else rank, e) for rank, e in found)
     rivals = []
     if rows:  # 每行之和都是 1: what every row's sum is, not one row's
         shared = [(rank, e) for rank, e in found if e.endswith(".unique()")]
-        # one row's sum of another name as near: the text may mean that table, 每行 or not
-        rivals = [e for rank, e in found if shared and not e.endswith(".unique()") and ".sum(" in e
+        # one row's sum of another name as near: the text may mean that table, 每行 or not, unless
+        # 每行 is in the very clause of the number (每行的和仍然是 1: rows 2)
+        rivals = [e for rank, e in found if shared and query["rows"] != 2 and not e.endswith(".unique()") and ".sum(" in e
                   and rank[0] <= shared[0][0][0] and _roots(e) != _roots(shared[0][1])]
         found = shared
+    elif asks.row is not None and any(e.endswith(f"[{asks.row}].unique()") for _, e in found):
+        found = [(rank, e) for rank, e in found if e.endswith(f"[{asks.row}].unique()")]  # 第 2 行…全为 0: that row's cells
     elif query["shaped"]:  # 形状是 [1, 2]: a shape, not the values of a row
         found = [(rank, e) for rank, e in found if e.endswith(".shape")]
     elif query.get("derived"):  # 多了 2, 的 2.0281 倍: a value the code names, no element of a table
@@ -232,13 +272,42 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
     elif query["summed"] and len(query["written"]) == 1 and not query["count"]:  # 每行之和是 1: a sum
         found = [(rank, e) for rank, e in found if ".sum(" in e]
     why = decide(found, query["written"], query["count"], query["counted"])
+    if why[0] == "far" and asks.each and EACH.fullmatch(found[0][1]):
+        why = ("", [])  # 各给四分之一: every cell of a vector agrees, no coincidence of one small number
     if rivals and why[0] in ("", "far"):
         why = ("tie", [found[0][1], *rivals][:TIED])
+    read = _read(why[1], query.get("listed") or [], bool(query.get("each"))) if why[0] == "tie" else None
+    if read:  # 位置 1、2、3 上 … 约为 0.4621: the cell it names; 各约 0.3333: cells it says are one value
+        cell, settled = read
+        return [cell, *[e for _, e in found[:MOST] if e != cell]][:MOST], (settled, [] if settled == "" else why[1])
     return [e for _, e in found[:MOST]], why
 
 
+CELL = re.compile(r"([A-Za-z_][\w.]*)\[(\d+(?:, \d+)*)\]")  # floor[1], first.weights[2, 0]
+
+
+def _read(tied: list[str], listed: list[int], each: bool) -> tuple[str, str] | None:
+    """Of tied cells of one table that differ in one index only (floor[1], floor[2], floor[3]), the one
+    the text reads, and how sure: at the first position its sentence lists (位置 1、2、3 上 → floor[1]),
+    sure (''), as a row the paragraph reads is (coursekit.extensions.authoring._by_row); where it says
+    each has the value (各约 0.3333), the first, 'alike': sure while the lesson's declared changes keep
+    them one value (coursekit.extensions.authoring.settle_ties). None when the tie is of anything else."""
+    cells = [CELL.fullmatch(e) for e in tied]
+    if not (listed or each) or not all(cells) or len({c.group(1) for c in cells}) != 1:
+        return None
+    indices = [tuple(int(i) for i in c.group(2).split(", ")) for c in cells]
+    varying = [k for k in range(len(indices[0])) if len({ix[k] for ix in indices}) > 1]
+    if len({len(ix) for ix in indices}) != 1 or len(varying) != 1:
+        return None
+    (k,) = varying
+    if listed:
+        hits = [e for e, ix in zip(tied, indices) if ix[k] == listed[0]]
+        return (hits[0], "") if hits else None
+    return min(zip(indices, tied))[1], "alike"
+
+
 def _ranked_query(query: dict, scope: dict, origin: dict[str, int]) -> list[tuple[tuple, str]]:
-    return ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, query["summed"])
+    return ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, Asks(query["summed"]))
 
 
 def _dot(written: list[str], scope: dict, rows: list[str]) -> str:
@@ -283,8 +352,7 @@ def _beside(written: list[str], scope: dict, names: list[str]) -> str:
 
 
 def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None, near: dict[str, int] | None = None,
-           count: bool = False, origin: dict[str, int] | None = None, summed: bool = True,
-           rows: bool = False, averaged: bool = False, span: tuple[int, int] | None = None) -> list[tuple[tuple, str]]:
+           count: bool = False, origin: dict[str, int] | None = None, asks: Asks = Asks()) -> list[tuple[tuple, str]]:
     """(rank, expression) of every candidate, best first; equal ranks are a tie. A run that no
     single value matches and that reads as a written product line (a₀×b₀ + a₁×b₁ …, and its
     result after an `=`) is looked for as the stack of the two factors' vectors,
@@ -292,11 +360,11 @@ def ranked(written: list[str], scope: dict, names: dict[str, int] | None = None,
     computation: factors from two experiment files rank after any pair from one (APART), and its
     result is no element of the factors' own tables."""
     tiers = (names or {}, near or {})
-    found = _direct(written, scope, tiers, count, origin or {}, summed, rows, averaged, span)
+    found = _direct(written, scope, tiers, count, origin or {}, asks)
     if found or count or len(written) < 4 or "torch" not in scope:
         return found
     if len(written) % 2:
-        factors, results = written[:-1], _direct(written[-1:], scope, tiers, False, summed=summed)
+        factors, results = written[:-1], _direct(written[-1:], scope, tiers, False, asks=Asks(asks.summed))
         if not results:
             return []
     else:
@@ -327,17 +395,16 @@ def _chosen(scope: dict, tiers: tuple[dict, dict]) -> list[tuple[str, object, in
 
 
 def _direct(written: list[str], scope: dict, tiers: tuple[dict, dict], count: bool,
-            origin: dict[str, int] | None = None, summed: bool = True, rows: bool = False,
-            averaged: bool = False, span: tuple[int, int] | None = None) -> list[tuple[tuple, str]]:
-    """Candidates that agree with `written`; a sum only where the text speaks of one (`summed`), or
+            origin: dict[str, int] | None = None, asks: Asks = Asks()) -> list[tuple[tuple, str]]:
+    """Candidates that agree with `written`; a sum only where the text speaks of one (asks.summed), or
     as a count of a mask. Rank: (tier, kind, for a count the file that has the name and the order
     it was defined, length)."""
     found = set()
     for name, value, tier, order in _chosen(scope, tiers):
-        for kind, expr, values in _values(name, value, count, rows, averaged, span):
-            if not (summed or count) and ".sum(" in expr:
+        for kind, expr, values in _values(name, value, count, asks):
+            if not (asks.summed or count) and ".sum(" in expr:
                 continue
-            if expr.startswith("math.sqrt(") and "math" not in scope:
+            if expr.startswith(("math.", "torch.")) and expr.split(".")[0] not in scope:
                 continue
             if len(values) == len(written) and all(numbers.agrees(w, v) for w, v in zip(written, values)):
                 rank = (tier, kind, (origin or {}).get(name.split(".")[0], -1), order, len(expr)) if count \
@@ -416,10 +483,14 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
         rank[2] != origin if count else _roots(e) != _roots(best)))]
     if not count:
         code, one = {e: rank[2] for rank, e in found}, len(written) == 1
+        kind = {e: rank[1] for rank, e in found}
         named = one and found[0][0][1] == WHOLE and re.fullmatch(r"[\w.]+", best)  # a bare name: `mean`
+        selected = one and SELECTED.search(best)  # zero_scores[~mask].unique(): every cell the mask picks
 
         def no_rival(e: str) -> bool:
             if named and AGGREGATE.search(e):  # mean = numbers.mean(): the name is that value, kept
+                return True
+            if selected and kind[e] == ELEMENT:  # one cell that happens to agree: no rival of all of them
                 return True
             if code[e] <= code[best]:
                 return False

@@ -452,14 +452,15 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
 
 
 def counted(text: str, t: Token) -> bool:
-    """Whether `t` counts things: a Chinese numeral, or a whole number before a measure word (7 个字)."""
-    return bool(numbers.chinese(t.text) or (INTEGER.fullmatch(t.text)
+    """Whether `t` counts things: a Chinese numeral that is no fraction (四分之一 is a share), or a
+    whole number before a measure word (7 个字)."""
+    return bool((numbers.chinese(t.text) and "分之" not in t.text) or (INTEGER.fullmatch(t.text)
                                             and re.match(rf"[ \t]*(?:{numbers.COUNTERS})", text[t.end :])))
 
 
 def _what_to_write(text: str, t: Token) -> str:
     """What the author writes after an unbound number: a count is bound to a length or a shape."""
-    if not (numbers.chinese(t.text) or INTEGER.fullmatch(t.text)):
+    if not counted(text, t) and not INTEGER.fullmatch(t.text):
         return "在它后面写 {=表达式} 绑定现算值，或写 {示意} 标为示例"
     unit = re.match(rf"[ \t]*(?:{numbers.COUNTERS})", text[t.end :])
     after = f"「{text[t.start : t.end + unit.end()]}」" if unit else "它"

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from coursekit.core import engine, guard, numbers, scan
+from coursekit.core import candidates, engine, guard, numbers, scan
 
 
 def lesson_pages(root: Path) -> list[Path]:
@@ -54,7 +54,8 @@ class Proposal:
     line: int
     tokens: list  # the written run (guard.Token)
     exprs: list[str]  # candidates, best first
-    why_not: str  # '' when the first is sure (coursekit.core.candidates.decide), else why not; "same": a settled tie
+    why_not: str  # '' when the first is sure (coursekit.core.candidates.decide), else why not; "same": a settled tie;
+    # "alike": tied cells the text says are one value (coursekit.core.candidates._read)
     tied: list[str] = field(default_factory=list)  # with "tie": the candidates that tie, best first
 
     @property
@@ -82,12 +83,13 @@ def proposals_for(build: engine.Build, root: Path, lesson_id: str, found: guard.
     singles = [([t], names, near) for (run, names, near), (got, _) in zip(runs, answers)
                if not got and len(run) > 1 for t in run]
     single_answers = build.candidates(lesson_id, [_query(found, run, names, near) for run, names, near in singles])
-    every = _by_row([run for run, _, _ in runs + singles], answers + single_answers)
+    answers = answers + single_answers
+    every = _by_row([run for run, _, _ in runs + singles], answers)
     out = [Proposal(found.line(run[0].start), run, got, *why)
            for (run, _, _), (got, why) in zip(runs + singles, every) if got]
     sides = _side_by_side(found)
     for (tokens, _), (got, why) in zip(sides, build.candidates(lesson_id, [q for _, q in sides])):
-        if got and why[0] == "":  # the whole display at once, in place of its pieces
+        if got and why[0] in candidates.SURE:  # the whole display at once, in place of its pieces
             inside = {id(t) for t in tokens}
             out = [p for p in out if not any(id(t) in inside for t in p.tokens)]
             out.append(Proposal(found.line(tokens[0].start), tokens, got, *why))
@@ -124,11 +126,9 @@ def _again_with_bound(build: engine.Build, lesson_id: str, found: guard.Scan, ru
     before [1, 0]、[0, 2]{=vectors} counts the rows of vectors), or, when its paragraph has none,
     those of the paragraphs beside it, a little farther (NEIGHBOUR); the new answer is taken only
     when sure."""
-    from coursekit.core import candidates
-
     bound: dict[int, set[str]] = {}
     for (run, _, _), (got, why) in zip(runs, answers):
-        if got and why[0] == "":
+        if got and why[0] in candidates.SURE:
             bound.setdefault(run[0].segment, set()).update(r.split(".")[0] for r in candidates._roots(got[0]))
     def around(run) -> dict[str, float]:  # its paragraph's at tier 0; else the paragraphs beside it, a little farther
         if bound.get(run[0].segment):
@@ -136,14 +136,14 @@ def _again_with_bound(build: engine.Build, lesson_id: str, found: guard.Scan, ru
         return {n: NEIGHBOUR for d in (-1, 1) for n in bound.get(run[0].segment + d, ())}
 
     again = [i for i, ((run, names, _), (got, why)) in enumerate(zip(runs, answers))
-             if not (got and why[0] == "") and any(names.get(n, 9) > t for n, t in around(run).items())]
+             if not (got and why[0] in candidates.SURE) and any(names.get(n, 9) > t for n, t in around(run).items())]
     if not again:
         return answers
     queries = [_query(found, runs[i][0], {**runs[i][1], **{n: min(t, runs[i][1].get(n, 9)) for n, t in around(runs[i][0]).items()}},
                       runs[i][2]) for i in again]
     out = list(answers)
     for i, (got, why) in zip(again, build.candidates(lesson_id, queries)):
-        if got and why[0] == "":
+        if got and why[0] in candidates.SURE:
             out[i] = (got, why)
     return out
 
@@ -158,7 +158,7 @@ def _by_row(runs: list, answers: list) -> list:
     that row of any table. A paragraph whose sure answers read two rows settles nothing."""
     rows: dict[int, set[tuple[str, str]]] = {}
     for run, (got, why) in zip(runs, answers):
-        if got and why[0] == "":
+        if got and why[0] in candidates.SURE:
             rows.setdefault(run[0].segment, set()).update(ROW.findall(got[0]))
     out = list(answers)
     for i, (run, (got, why)) in enumerate(zip(runs, answers)):
@@ -182,8 +182,11 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     for positions, rows, columns, dimensions, the size of an array; 'named' when the course's terms
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
     'other': 三组向量, 四选一; a Latin name after the counter, 三条 K, names it), whether the text
-    speaks of a sum (之和, 加起来), of every row (每行) or of a shape (形状) in the sentence before
-    them, whether one number is a difference or a ratio (`derived`: 多了 2, 的 2.0281 倍) or a
+    speaks of a sum (之和, 加起来), of every row (每行: `rows` 1 in the sentence before them, 2 in the
+    clause just before) or of a shape (形状) in the sentence before them, which positions that
+    sentence lists (`listed`: 位置 1、2、3 上) and whether the clause says each has the value
+    (`each`: 各约 0.3333, 全为 0; `each_row`: of the row it names, 第 2 行的分数全为 0), whether a count
+    counts what a mask lets be read (`readable`: 三个可读位置), whether one number is a difference or a ratio (`derived`: 多了 2, 的 2.0281 倍) or a
     function of a written number (`of_written`: exp(0) = 1), the rows a written dot product names
     before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]) and the row a vector is said to be (`row`:
     q₀=[1, 0] is q[0]; `index`: a₀=[…], 位置 0 … [0.8, 1.2] or 把 q₀ 改成 […] is some table's row
@@ -191,13 +194,13 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     measures the columns).
     The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
     than the paragraph's (CLAUSE), and so are the names in the clause before an axis count (V 有两列)."""
-    from coursekit.core import candidates
-
     count = len(run) == 1 and guard.counted(found.text, run[0])
-    counted, stems, along = "", set(), ""
+    counted, stems, along, after = "", set(), "", None
     if count:
         after = re.match(rf"[ \t]*({numbers.COUNTERS})?([^，。；：、,.;:\n]{{0,6}})", found.text[run[0].end :])
         stems = candidates.stems(after.group(0), {**candidates.COUNTED, **candidates.TERMS})
+        if not stems and after.group(1) in candidates.MEASURED:  # 192 道: 题
+            stems = candidates.stems(candidates.MEASURED[after.group(1)], candidates.COUNTED)
         axis = any(w in candidates.AXES for w in (after.group(1) or "", after.group(2)[:2], after.group(2)[:1]))
         latin = re.match(r"[ \t]*([A-Za-z]\w*)(?![\w(])", after.group(2)) if after.group(1) else None
         stems |= {latin.group(1).lower()} if latin and not stems else set()  # 三条 K: what it counts is named
@@ -209,7 +212,7 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     if count and not along and re.search(r"[这每同]一?行(?:的|里|中)", clause):  # 这一行的三个得分: along a row
         along = "columns"
     clause_stems = candidates.stems(clause, {**candidates.TERMS, **candidates.CLAUSE_TERMS})
-    clause_stems |= {w.lower() for w in re.findall(r"(?<![\w.])[A-Za-z]\w+", clause)}  # exp(−∞) = 0: exps
+    clause_stems |= {_digits(w).lower() for w in re.findall(r"(?<![\w.])[A-Za-z]\w+", clause)}  # exp(−∞) = 0: exps; q₂: q2
     near = {**near, **dict.fromkeys(clause_stems, candidates.CLAUSE)} if not count else near
     if counted == "axis":  # V 有两列: the array named just before an axis count is the one it measures
         names = {**names, **{w.lower(): candidates.CLAUSE for w in re.findall(r"(?<![\w.])[A-Za-z]\w*", clause)}}
@@ -220,7 +223,10 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     named_row = re.search(rf"(?<![\w.])[A-Za-z]\w*?([{SUBSCRIPTS}]+)(?![\w{SUBSCRIPTS}])", clause)  # 把 q₂ 改成 [0, 0]: a row 2
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
-            "summed": bool(SUM_WORDS.search(sentence)), "averaged": "平均" in clause, "span": _span(sentence), "rows": bool(ROW_WORDS.search(sentence)),
+            "summed": bool(SUM_WORDS.search(sentence)), "averaged": "平均" in clause, "span": _span(sentence), "rows": 2 if ROW_WORDS.search(clause) else int(bool(ROW_WORDS.search(sentence))),
+            "readable": count and "可读" in (after.group(0) if after else ""),
+            "listed": _listed(found.text, run[0]), "each": bool(EACH.search(clause)),
+            "each_row": int(named.group(1)) if (named := re.search(r"第\s*(\d+)\s*行", clause)) else None,
             "shaped": "形状" in sentence or "shape" in sentence,
             "derived": len(run) == 1 and not count and bool(DIFFERENCE.search(clause) or RATIO.match(found.text[run[0].end :])),
             "of_written": bool(OF_WRITTEN.search(clause)),
@@ -237,7 +243,18 @@ RATIO = re.compile(r"\s*倍")
 # A function of a number the text writes (exp(0) = 1): the text computes it itself, no table holds it.
 OF_WRITTEN = re.compile(r"[A-Za-z]\w*\(\s*[−\-+]?(?:\d[\d.]*|∞)\s*\)\s*[=≈]\s*$")
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+EACH = re.compile(r"各|全为|全是|全都是|都是")  # 各约 0.3333, 分数全为 0: every cell has the value
 SPAN = re.compile(r"位置\s*(\d+)((?:\s*[、和与]\s*\d+)+)")  # 位置 4、5 合计: the cells of positions 4 to 5
+SPAN_ANY = re.compile(r"位置\s*\d+(?:\s*[、和与]\s*\d+)*")  # 位置 1、2、3, 位置 0 和 4, 位置 2
+SENTENCE = 200  # how far back a sentence is read for the positions it lists
+
+
+def _listed(text: str, token: guard.Token) -> list[int]:
+    """The positions the sentence before `token` lists last (位置 1、2、3 上，…约为 0.4621: [1, 2, 3]),
+    however far back in the sentence; [] when it lists none."""
+    sentence = re.split(r"[。；;！？\n]", text[max(0, token.start - SENTENCE) : token.start])[-1]
+    found = SPAN_ANY.findall(sentence)
+    return [int(n) for n in re.findall(r"\d+", found[-1])] if found else []
 
 
 def _span(sentence: str) -> list[int]:
@@ -265,8 +282,6 @@ def _nearby(root: Path, found: guard.Scan):
     section's heading (用这行比例，逐坐标汇总 V) are stems at tier 1, and those of the page's title
     at TOPIC, nearer than the rest of the lesson."""
     from bisect import bisect_left, bisect_right
-
-    from coursekit.core import candidates
 
     body = found.text
     starts = scan.line_starts(body)
@@ -358,7 +373,7 @@ def _cuts(found: guard.Scan, p: Proposal) -> bool:
 def offer(p: Proposal) -> str:
     """What the unbound-number message adds for a proposal: `写 {=weights[1]} 绑定？`, or the
     candidates and why none is sure."""
-    if p.why_not in ("", "same"):
+    if p.why_not in ("", "same", "alike"):
         where = f"（写在 {p.tokens[-1].text} 后面，绑定这 {len(p.tokens)} 个数）" if len(p.tokens) > 1 else ""
         return f"；写 {{={p.exprs[0]}}} 绑定？{where}"
     why = {"tie": "并列，要自己选", "far": "这样的数很常见，可能只是巧合", "unnamed": "这里数的东西在代码里没有同名的量"}
@@ -377,12 +392,14 @@ def propose(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) 
 def settle_ties(build: engine.Build, root: Path, path: Path, chosen: list[Proposal]) -> int:
     """Settle the ties of `chosen` whose candidates stand for one quantity: equal in the lesson, and
     still equal to each other when its inputs change as it declares and they change with them
-    (coursekit.core.variations; zeros that stay zero say nothing). Returns how many."""
+    (coursekit.core.variations; zeros that stay zero say nothing). Cells the text says are one value
+    ("alike") are a tie again when that change makes them differ: they are alike only in this
+    example. Returns how many ties it settled."""
     import tempfile
 
     from coursekit.core import variations
 
-    ties = [p for p in chosen if p.why_not == "tie"]
+    ties = [p for p in chosen if p.why_not in ("tie", "alike")]
     lesson_id = _lesson(build, path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"))
     if not ties or lesson_id is None:
         return 0
@@ -397,6 +414,10 @@ def settle_ties(build: engine.Build, root: Path, path: Path, chosen: list[Propos
             changed.close()
     settled = 0
     for p in ties:
+        if p.why_not == "alike":
+            if not all(variations.same(after[e], after[p.exprs[0]]) for e in p.tied):
+                p.why_not = "tie"
+            continue
         first = p.tied[0]
         moved = not variations.same(before[first], after[first])  # a change that does not reach them says nothing
         if moved and all(variations.same(before[e], before[first]) and variations.same(after[e], after[first])
@@ -420,7 +441,7 @@ def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal])
         if p.why_not == "unnamed":
             decisions.append((p, f"不写：这里数的东西在代码里没有同名的量，{{={p.exprs[0]}}} 只是碰巧相等"))
             continue
-        if p.why_not not in ("", "same"):
+        if p.why_not not in ("", "same", "alike"):
             raise ValueError(f"不认识的判断：{p.why_not}")
         if _cuts(found, p):
             decisions.append((p, "不写：写在这里会把后面那个标注要配的数截断"))
@@ -431,7 +452,10 @@ def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal])
             decisions.append((p, "不写：写在这里会改变页面显示的内容"))
             continue
         text = trial
-        if p.why_not == "same":
+        if p.why_not == "alike":
+            others = "、".join(f"{{={e}}}" for e in p.tied if e != p.exprs[0])
+            decisions.append((p, f"写 {{={p.exprs[0]}}}：与 {others} 同值并列，正文说它们一样（“各”），本讲输入改动后也一样，取第一格"))
+        elif p.why_not == "same":
             others = "、".join(f"{{={e}}}" for e in p.tied[1:3])
             decisions.append((p, f"写 {{={p.exprs[0]}}}：与并列的 {others} 在本讲输入改动后仍然相等，是同一个量"))
         else:
