@@ -75,6 +75,7 @@ WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
 AGGREGATE = re.compile(r"\.(?:sum|mean)\(|^sum\(")  # a value made of a whole table: its sum, its mean
 EACH = re.compile(r"[\w.]+(?:\[\d+\])?\.unique\(\)|torch\.tensor\([\w.]+\)\.unique\(\)")  # the one value of a vector's cells
 SELECTED = re.compile(r"\[~?[A-Za-z_][\w.]*\]\.unique\(\)$")  # x[~mask].unique(): the cells a mask picks (_selected)
+ALONG = {"rows": re.compile(r"len\(.*\)|.*\.shape\[0\]"), "columns": re.compile(r".*\.shape\[(?:-1|1)\]")}
 READABLE = re.compile(r"[\w.]+(?:\[\d+\])?\.sum\(\)")  # mask[2].sum(): the cells of a row a mask lets be read
 ROW0 = -1  # the kind of the row a text names by its index (a₀=[…]), before any whole value
 
@@ -239,14 +240,12 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
         return [named], ("", [])
     if query.get("side_by_side") or query.get("of_written"):  # exp(0) = 1: the text's own arithmetic
         return [], ("none", [])
-    if query.get("along"):  # 两行 counts rows (len, shape[0]), 两列 columns (the last axis)
-        keep = r"len\(.*\)|.*\.shape\[0\]" if query["along"] == "rows" else r".*\.shape\[(?:-1|1)\]"
-        found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if re.fullmatch(keep, e)]
+    # 两行 counts rows (len, shape[0]), 两列 columns (the last axis); 三个可读位置 what a mask lets through
+    keep = ALONG[query["along"]] if query.get("along") else READABLE if query.get("readable") else None
+    if keep:
+        found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if keep.fullmatch(e)]
         return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
     one = len(query["written"]) == 1
-    if query.get("readable"):  # 三个可读位置: what a mask lets through, a sum of its cells
-        found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if READABLE.fullmatch(e)]
-        return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
     rows = bool(query.get("rows")) and query["summed"] and one and not query["count"]
     asks = Asks(query["summed"], rows, bool(query.get("averaged")) and one,
                 tuple(query["span"]) if query.get("span") and query["summed"] else None, bool(query.get("each")) and one,

@@ -83,8 +83,7 @@ def proposals_for(build: engine.Build, root: Path, lesson_id: str, found: guard.
     singles = [([t], names, near) for (run, names, near), (got, _) in zip(runs, answers)
                if not got and len(run) > 1 for t in run]
     single_answers = build.candidates(lesson_id, [_query(found, run, names, near) for run, names, near in singles])
-    answers = answers + single_answers
-    every = _by_row([run for run, _, _ in runs + singles], answers)
+    every = _by_row([run for run, _, _ in runs + singles], answers + single_answers)
     out = [Proposal(found.line(run[0].start), run, got, *why)
            for (run, _, _), (got, why) in zip(runs + singles, every) if got]
     sides = _side_by_side(found)
@@ -195,10 +194,11 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
     than the paragraph's (CLAUSE), and so are the names in the clause before an axis count (V 有两列)."""
     count = len(run) == 1 and guard.counted(found.text, run[0])
-    counted, stems, along, after = "", set(), "", None
+    counted, stems, along, readable = "", set(), "", False
     if count:
         after = re.match(rf"[ \t]*({numbers.COUNTERS})?([^，。；：、,.;:\n]{{0,6}})", found.text[run[0].end :])
         stems = candidates.stems(after.group(0), {**candidates.COUNTED, **candidates.TERMS})
+        readable = "可读" in after.group(0)  # 三个可读位置
         if not stems and after.group(1) in candidates.MEASURED:  # 192 道: 题
             stems = candidates.stems(candidates.MEASURED[after.group(1)], candidates.COUNTED)
         axis = any(w in candidates.AXES for w in (after.group(1) or "", after.group(2)[:2], after.group(2)[:1]))
@@ -224,7 +224,7 @@ def _query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
             "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
             "summed": bool(SUM_WORDS.search(sentence)), "averaged": "平均" in clause, "span": _span(sentence), "rows": 2 if ROW_WORDS.search(clause) else int(bool(ROW_WORDS.search(sentence))),
-            "readable": count and "可读" in (after.group(0) if after else ""),
+            "readable": readable,
             "listed": _listed(found.text, run[0]), "each": bool(EACH.search(clause)),
             "each_row": int(named.group(1)) if (named := re.search(r"第\s*(\d+)\s*行", clause)) else None,
             "shaped": "形状" in sentence or "shape" in sentence,
@@ -370,10 +370,13 @@ def _cuts(found: guard.Scan, p: Proposal) -> bool:
                for t in found.tokens if t.start < nxt.start)
 
 
+WRITTEN = (*candidates.SURE, "same")  # the decisions --bind writes: sure, or a tie settle_ties settled
+
+
 def offer(p: Proposal) -> str:
     """What the unbound-number message adds for a proposal: `写 {=weights[1]} 绑定？`, or the
     candidates and why none is sure."""
-    if p.why_not in ("", "same", "alike"):
+    if p.why_not in WRITTEN:
         where = f"（写在 {p.tokens[-1].text} 后面，绑定这 {len(p.tokens)} 个数）" if len(p.tokens) > 1 else ""
         return f"；写 {{={p.exprs[0]}}} 绑定？{where}"
     why = {"tie": "并列，要自己选", "far": "这样的数很常见，可能只是巧合", "unnamed": "这里数的东西在代码里没有同名的量"}
@@ -441,7 +444,7 @@ def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal])
         if p.why_not == "unnamed":
             decisions.append((p, f"不写：这里数的东西在代码里没有同名的量，{{={p.exprs[0]}}} 只是碰巧相等"))
             continue
-        if p.why_not not in ("", "same", "alike"):
+        if p.why_not not in WRITTEN:
             raise ValueError(f"不认识的判断：{p.why_not}")
         if _cuts(found, p):
             decisions.append((p, "不写：写在这里会把后面那个标注要配的数截断"))
@@ -454,7 +457,7 @@ def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal])
         text = trial
         if p.why_not == "alike":
             others = "、".join(f"{{={e}}}" for e in p.tied if e != p.exprs[0])
-            decisions.append((p, f"写 {{={p.exprs[0]}}}：与 {others} 同值并列，正文说它们一样（“各”），本讲输入改动后也一样，取第一格"))
+            decisions.append((p, f"写 {{={p.exprs[0]}}}：与 {others} 同值并列，正文说它们一样（“各”），取第一格"))
         elif p.why_not == "same":
             others = "、".join(f"{{={e}}}" for e in p.tied[1:3])
             decisions.append((p, f"写 {{={p.exprs[0]}}}：与并列的 {others} 在本讲输入改动后仍然相等，是同一个量"))
