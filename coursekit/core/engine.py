@@ -161,6 +161,12 @@ def file_hash(root: Path, rel: str, lesson: Lesson) -> str:
     return _hashes.get(path, lambda p: _digest(p, letter), key=(str(path), letter))
 
 
+def _kit_file(path: Path) -> str:
+    """A kit file's hash: its code as it behaves, or the letter of a file that is not Python."""
+    letter = path.suffix != ".py"
+    return _hashes.get(path, lambda p: _digest(p, letter), key=(str(path), letter))
+
+
 def _digest(path: Path, letter: bool) -> str:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -336,12 +342,12 @@ class Build:
     def tooling(self) -> str:
         """The kit's files, its code as it behaves (comments aside): page blocks are kept under them
         (a block may import the kit, and the kit's example lesson is read by one). Read when a
-        block is first looked up, so a build whose pages all come from the page cache never reads it."""
+        block is first looked up, so a build whose pages all come from the page cache never reads it;
+        each file is read again only when its stamp says it may have changed (a serve rebuild)."""
         from coursekit import KIT as kit
 
         files = [p for p in sorted(kit.rglob("*")) if p.is_file() and "__pycache__" not in p.parts]
-        return _sha(*(f"{p.relative_to(kit).as_posix()}\0" + (behaviour(p.read_text(encoding="utf-8"))
-                      if p.suffix == ".py" else p.read_text(encoding="utf-8", errors="replace")) for p in files))
+        return _sha(*(f"{p.relative_to(kit).as_posix()}\0" + _kit_file(p) for p in files))
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, lesson_ids=None) -> None:
