@@ -110,6 +110,20 @@ def test_markdown_included_from_a_snippet_is_checked_as_its_own_file(site):
     assert "总和约为 5.0562。" in html
 
 
+@pytest.mark.parametrize("spec, said", [
+    ("snippets/shared.md:1:1,3:3", "这种行号写法（几段行号、从末尾数的行号）检查工具读不了，拆成几行 --8<--"),
+    ("snippets/shared.md:part", "不存在：snippets/shared.md 里没有 [start:part] 与 [end:part] 标出的一段"),
+    ("snippets/gone.md", "不存在：找不到文件 snippets/gone.md"),
+])
+def test_an_include_the_guard_cannot_read_fails_at_its_line_saying_what_to_write(site, spec, said):
+    (site / "snippets").mkdir()
+    (site / "snippets/shared.md").write_text("一\n二\n三\n", encoding="utf-8")
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", f'正文。\n\n--8<-- "{spec}"\n')
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
+    assert problem.format().startswith(f"docs/lessons/99-t.md:3: --8<-- 引入的 {spec}") and said in problem.format()
+
+
 def test_a_raising_block_fails_naming_the_page_and_its_line_and_later_blocks_do_not_run(site):
     engine.current.build = StandIn(failing="boom")
     page = 'a\n\n```python exec="1"\nboom()\n```\n\n```python exec="1"\nprint(1)\n```\n'

@@ -86,30 +86,40 @@ class Lesson:
 
 
 def find_lessons(root: Path) -> dict[str, Lesson]:
-    """{'l10': Lesson, …}: every lessons/lNN package that lists EXPERIMENTS, read without importing it."""
+    """{'l10': Lesson, …}: every lessons/lNN package that lists EXPERIMENTS, read without importing it
+    (each __init__.py read again only when its stamp says it may have changed)."""
     found = {}
     for init in sorted((root / "lessons").glob("l[0-9]*/__init__.py")):
-        tree = ast.parse(init.read_text(encoding="utf-8"))
-        names = {}
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                try:
-                    names[node.targets[0].id] = ast.literal_eval(node.value)
-                except ValueError:
-                    pass
-        if "EXPERIMENTS" not in names:
-            continue
-        lesson_id = init.parent.name
-        found[lesson_id] = Lesson(
-            package=f"lessons.{lesson_id}", number=lesson_id[1:],
-            title=(ast.get_docstring(tree) or lesson_id).strip().split("\n")[0],
-            experiments=[tuple(e) for e in names["EXPERIMENTS"]],
-            time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
-            output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
-            input_changes=tuple(tuple(c) for c in names.get("INPUT_CHANGES", ())),
-            check_changes=tuple(tuple(c) for c in names.get("CHECK_CHANGES", ())),
-        )
+        lesson = _declared.get(init, _declaration)
+        if lesson is not None:
+            found[lesson.id] = lesson
     return found
+
+
+def _declaration(init: Path) -> Lesson | None:
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    names = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                names[node.targets[0].id] = ast.literal_eval(node.value)
+            except ValueError:
+                pass
+    if "EXPERIMENTS" not in names:
+        return None
+    lesson_id = init.parent.name
+    return Lesson(
+        package=f"lessons.{lesson_id}", number=lesson_id[1:],
+        title=(ast.get_docstring(tree) or lesson_id).strip().split("\n")[0],
+        experiments=[tuple(e) for e in names["EXPERIMENTS"]],
+        time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
+        output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
+        input_changes=tuple(tuple(c) for c in names.get("INPUT_CHANGES", ())),
+        check_changes=tuple(tuple(c) for c in names.get("CHECK_CHANGES", ())),
+    )
+
+
+_declared = stamps.Remembered()  # a lesson's __init__.py -> its Lesson (None: not a lesson)
 
 
 SITE_LESSON = Lesson(package="", number="", title="网站的页面", experiments=[])

@@ -30,11 +30,16 @@ log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
 SESSION = re.compile(r'\bsession="?(l\d+)"?')
 EXECUTES = re.compile(r"\bexec=[\"']")  # a markdown-exec block, either quote
-# pymdownx.snippets' include lines: `--8<-- "file"` ('file', "file:3:5", "file:section"), and the
-# block form (a `--8<--` line, file names one per line, a `--8<--` line). Its syntax re-implemented,
-# pinned with pymdown-extensions 13.1: tests/test_contracts.py includes each form with snippets itself.
+# pymdownx.snippets' include lines and what it inserts for them, re-implemented (the guard reads an
+# included file as its own, with its own line numbers, before snippets runs): `--8<-- "file"` (either
+# quote, any number of dashes), "file:3:5", "file:section"; the block form (a `--8<--` line, file names
+# one per line, `;` commenting one out, a `--8<--` line); a section's `-8<- [start:name]` markers.
+# Pinned with pymdown-extensions 13.1: tests/test_contracts.py puts what these read in place and
+# compares the result with what snippets itself inserts.
 INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+(?P<q>["'])(?P<spec>[^"']+)(?P=q)[ \t]*$""")
 BLOCK = re.compile(r"^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]*$")
+SECTION = re.compile(r"(?<!;)-{1,}8<-{1,}[ \t]+\[[ \t]*(?P<type>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\]", re.I)
+LINES = re.compile(r"(?P<a>\d*)(?::(?P<b>\d*))?")  # file:3:5, file:3, file::5
 
 class PageProblems(CourseError):
     """A page has drifted numbers or failing code; the message has one line per problem."""
@@ -184,13 +189,9 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
                 i += 1
                 continue
         displayed = fence is not None and not fence.executed and fence.lang not in scan.CODE_LANGS
-        if m and (fence is None or displayed):
-            specs, indent = [m["spec"]], m["indent"]  # in prose, or shown as a displayed block's text
-        elif BLOCK.match(line) and fence is None:
-            close = next((j for j in range(i + 1, len(lines)) if BLOCK.match(lines[j])), None)
-            if close is not None:
-                specs = [s.strip() for s in lines[i + 1 : close] if s.strip()]
-                indent, end = BLOCK.match(line)["indent"], close
+        found = include_at(lines, i)
+        if found and (fence is None or (m and displayed)):  # in prose, or shown as a displayed block's text
+            specs, indent, end = found
         pieces = [_included(state.root, spec) for spec in specs]
         if None in pieces:
             out.append(indent + _missing(state, path, first + i, [s for s, p in zip(specs, pieces) if p is None]))
@@ -201,22 +202,27 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
             i += 1
             continue
         for rel, body, start in pieces:
-            checked = _check(state, rel, body, start)
+            checked = _check(state, rel, body, start) if rel else body
             out += [indent + s if s else s for s in checked.split("\n")]
         i = end + 1
     return "\n".join(out)
 
 
 def _missing(state: PageState, path: str, line: int, specs: list[str]) -> str:
-    """Report includes that name no file (or no such section of one) at their line, and what the
-    page shows instead: pymdownx.snippets would raise, which stops a build and leaves `mkdocs serve`
-    answering nothing until the file is back."""
+    """Report includes that name no file (or no such section of one), or a form of line numbers the
+    guard does not read, at their line, and what the page shows instead: pymdownx.snippets would
+    raise on a missing one, which stops a build and leaves `mkdocs serve` answering nothing."""
     for spec in specs:
         rel, _, section = spec.partition(":")
-        why = (f"{rel} 里没有 [start:{section}] 与 [end:{section}] 标出的一段" if (state.root / rel).is_file()
-               else f"找不到文件 {rel}（删掉或改名了吗？）")
-        state.problems.append(guard.Problem(path, line, f"--8<-- 引入的 {spec} 不存在：{why}", kind="code"))
-    return f"（这里要引入的 {'、'.join(specs)} 不存在）"
+        if not (state.root / rel).is_file():
+            why = f"--8<-- 引入的 {spec} 不存在：找不到文件 {rel}（删掉或改名了吗？）"
+        elif re.fullmatch(r"[-\d:,]+", section):
+            why = (f"--8<-- 引入的 {spec}：这种行号写法（几段行号、从末尾数的行号）检查工具读不了，"
+                   f"拆成几行 --8<--，每行写一段 {rel}:起:止")
+        else:
+            why = f"--8<-- 引入的 {spec} 不存在：{rel} 里没有 [start:{section}] 与 [end:{section}] 标出的一段"
+        state.problems.append(guard.Problem(path, line, why, kind="code"))
+    return f"（这里要引入的 {'、'.join(specs)} 没有引入）"
 
 
 def _shown_source(state: PageState, spec: str) -> str | None:
@@ -235,24 +241,42 @@ def _shown_source(state: PageState, spec: str) -> str | None:
     return body
 
 
+def include_at(lines: list[str], i: int) -> tuple[list[str], str, int] | None:
+    """The files that line i includes, with pymdownx.snippets: (specs, indent, the include's last line)."""
+    m = INCLUDE.match(lines[i])
+    if m:
+        return [m["spec"]], m["indent"], i
+    block = BLOCK.match(lines[i])
+    close = next((j for j in range(i + 1, len(lines)) if BLOCK.match(lines[j])), None) if block else None
+    if close is None:
+        return None
+    specs = [s.strip() for s in lines[i + 1 : close] if not s.strip().startswith(";")]  # "": a blank line
+    return specs, block["indent"], close
+
+
 def _included(root: Path, spec: str) -> tuple[str, str, int] | None:
-    """(file, the text snippets would insert, its first line) for `file`, `file:a:b` or `file:name`."""
+    """(file, the text snippets would insert, its first line) for `file`, `file:a:b` or `file:name`
+    (a section without its end runs to the file's end; "": a block's blank line, inserted as one);
+    None when snippets would find no such file or section (or the spec is a form the guard does not
+    read: several ranges, lines counted from the end)."""
+    if not spec:
+        return "", "", 0
     rel, _, rest = spec.partition(":")
     file = root / rel
     if not file.is_file():
         return None
     lines = file.read_text(encoding="utf-8").split("\n")
     if not rest:
-        return rel, "\n".join(lines), 1
-    parts = rest.split(":")
-    if all(p.isdigit() or not p for p in parts):
-        a = int(parts[0]) if parts[0] else 1
-        b = int(parts[1]) if len(parts) > 1 and parts[1] else len(lines)
+        return rel, "\n".join(lines), 1  # section markers left in: snippets drops them from the page
+    span = LINES.fullmatch(rest)
+    if span:
+        a, b = int(span["a"] or 1), int(span["b"] or len(lines))
         return rel, "\n".join(lines[a - 1 : b]), a
-    start = next((k for k, s in enumerate(lines) if f"--8<-- [start:{rest}]" in s), None)
-    stop = next((k for k, s in enumerate(lines) if f"--8<-- [end:{rest}]" in s), None)
-    if start is None or stop is None:
+    marks = [(k, m["type"]) for k, s in enumerate(lines) for m in [SECTION.search(s)] if m and m["name"] == rest]
+    start = next((k for k, kind in marks if kind == "start"), None)
+    if start is None:
         return None
+    stop = next((k for k, kind in marks if kind == "end" and k > start), len(lines))
     return rel, "\n".join(lines[start + 1 : stop]), start + 2
 
 

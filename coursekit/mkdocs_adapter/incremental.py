@@ -14,6 +14,8 @@ a rebuilt home page, whose URL is the empty prefix, emptied the rest of the inde
 What of MkDocs 1.6.1 it relies on, pinned and checked by tests/test_contracts.py:
 - private: `LiveReloadServer.builder` is replaced (the `on_serve` event hands over the server, not
   a way to choose dirty builds);
+- what serve's own builder does to a configuration, copied: `config.site_url` set to the serve
+  address and `build(config, serve_url=…, dirty=True)`;
 - the function `mkdocs build --dirty` runs, `mkdocs.commands.build.build(config, dirty=True)`, and
   that a dirty build rebuilds a page whose `File.content_string` was set (the setter is public; that
   it marks the file modified is what MkDocs' own `is_modified` says);
@@ -34,8 +36,7 @@ from mkdocs.config import load_config
 from coursekit.extensions import crossref
 from coursekit.core import stamps
 
-SNIPPET = re.compile(r"-+8<-+[ \t]*([\"'])(.+?)\1")  # --8<-- "path", any number of dashes, either quote
-FILES = re.compile(r"\bfile=([\"'])(.+?)\1")  # markdown-exec's file="a.py:part b.py"
+FILES = re.compile(r"\bfile=([\"'])(.+?)\1")  # a listing's file="a.py:part b.py" (coursekit.extensions.fence)
 STRUCTURE = ("mkdocs.yml", "overrides", "coursekit", "templates")
 
 
@@ -109,41 +110,51 @@ class Declarations:
         self._text = None
 
 
-BLOCK = re.compile(r"^[ \t]*-+8<-+[ \t]*\n(.*?)\n[ \t]*-+8<-+[ \t]*$", re.M | re.S)  # an include of several lines
 NESTED = 50  # included files read at most, following includes inside included files
 
 
 def references(text: str) -> list[str]:
-    """The files a text includes: `--8<-- "path"` (a path may hold spaces), `file="a.py:part b.py"`,
-    either quote, and each line of a block `--8<--` … `--8<--` (not those commented out with `;`)."""
-    found = [m.group(2) for m in SNIPPET.finditer(text)] + [ref for m in FILES.finditer(text) for ref in m.group(2).split()]
-    for m in BLOCK.finditer(text):
-        found += [line.strip() for line in m.group(1).splitlines() if line.strip() and not line.strip().startswith(";")]
-    return found
+    """The files a text includes: pymdownx.snippets' includes as the guard reads them
+    (checks.include_at) and listings' `file="a.py:part b.py"`."""
+    from coursekit.extensions.checks import include_at
+
+    lines = text.split("\n")
+    found = [spec for i in range(len(lines)) if "8<" in lines[i] for spec in (include_at(lines, i) or ([],))[0] if spec]
+    return found + [ref for m in FILES.finditer(text) for ref in m.group(2).split()]
+
+
+_read = stamps.Remembered()  # page -> (its lesson, whether it shows declarations, what it includes)
+
+
+def _page(root: Path, page: Path) -> tuple[str | None, bool, list[str]]:
+    from coursekit.extensions.checks import page_lesson  # the extension imports MkDocs-free modules only
+
+    text = page.read_text(encoding="utf-8")
+    rel = page.relative_to(root).as_posix()
+    # a lesson page, or one naming its lesson (front matter, a block)
+    return page_lesson(rel, text, text), crossref.shows_declarations(rel, text), references(text)
 
 
 def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) -> str:
     """What a page shows besides its own text: its lesson's run, the files it includes (and the
     files those include) and, where it shows them, other lessons' titles and summaries
-    (`declarations()`, read when needed)."""
-    from coursekit.extensions.checks import page_lesson  # the extension imports MkDocs-free modules only
-
-    text = page.read_text(encoding="utf-8")
-    rel = page.relative_to(root).as_posix()
-    lesson_id = page_lesson(rel, text, text)  # a lesson page, or one naming its lesson (front matter, a block)
+    (`declarations()`, read when needed). Each file is read again only when its stamp says it may
+    have changed (coursekit.core.stamps)."""
+    lesson_id, shows, todo = _read.get(page, lambda p: _page(root, p), key=(str(root), str(page)))
     h = hashlib.sha256(run_keys.get(lesson_id, "").encode() if lesson_id else b"")
-    if crossref.shows_declarations(rel, text):  # other lessons' titles and summaries (links, table)
+    if shows:  # other lessons' titles and summaries (links, table)
         h.update(declarations().encode())
-    todo, seen = references(text), set()
+    todo, seen = list(todo), set()
     while todo and len(seen) < NESTED:
         ref = todo.pop(0)
         path = root / ref.split(":")[0]
         if path in seen:
             continue
         seen.add(path)
-        data = path.read_bytes() if path.is_file() else b"-"
-        h.update(ref.encode() + b"\0" + data + b"\0")
-        todo += references(data.decode("utf-8", "replace"))
+        h.update(ref.encode() + b"\0" + stamps.digest(path).encode() + b"\0")
+        if path.is_file():
+            todo += _read.get(path, lambda p: references(p.read_text(encoding="utf-8", errors="replace")),
+                              key=(str(path), "includes"))
     return h.hexdigest()
 
 
