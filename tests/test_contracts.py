@@ -14,13 +14,18 @@ import pytest
 from coursekit.extensions import checks
 
 PINS = {
-    "mkdocs": "1.6.1",  # mkdocs_adapter: LiveReloadServer.builder (incremental) and polling_interval (speed), Page.render per page (hooks, pagecache)
-    "mkdocs-material": "9.8.1",  # mkdocs_adapter: search_index's entries and file (pagecache, search_index), partials/search.html
-    "mkdocs-jupyter": "0.26.3",  # mkdocs_adapter.lazy_imports
+    "mkdocs": "1.6.1",  # mkdocs_adapter: LiveReloadServer.builder and serve's builder's site_url/serve_url (incremental), polling_interval (speed), Page.render per page and what it sets, get_toc, mdx_configs, the "mkdocs" logger (hooks, pagecache); extensions.crossref: its "relpath" treeprocessor's priority; core.scan: the front matter rule
+    "mkdocs-material": "9.8.1",  # mkdocs_adapter: search_index's entries and file (pagecache, search_index); overrides/: partials/search.html and footer.html, the content.lazy feature
+    "mkdocs-jupyter": "0.26.3",  # mkdocs_adapter: lazy_imports; hooks: its on_pre_page sets render before ours
     "jieba": "0.42.1",  # mkdocs_adapter.segmenter
-    "pymdown-extensions": "13.1",  # extensions.checks: the snippets include syntax, re-implemented; snippets' priority
-    "markdown-exec": "1.12.6",  # extensions.fence: its validator and formatter's signature, base_format (public)
+    "pymdown-extensions": "13.1",  # extensions.checks: the snippets include syntax and what it inserts, re-implemented; snippets' priority
+    "markdown-exec": "1.12.6",  # extensions.fence: its validator's options (extra, source, result), base_format (public)
     "zensical": "0.0.73",  # zensical_adapter: its command line and its configuration's keys
+    "markdown": "3.11.3",  # extensions: processor priorities; checks: a paragraph of only stashed HTML unwrapped
+    "jinja2": "3.1.6",  # mkdocs_adapter.speed: a BytecodeCache in front of FileSystemBytecodeCache (public)
+    "jupytext": "1.19.6",  # mkdocs_adapter.lazy_imports: its module loaded lazily in sys.modules
+    "nbconvert": "7.17.2",  # mkdocs_adapter.lazy_imports: likewise
+    "Pygments": "2.20.0",  # extensions.codeblocks: its HTML (<pre><span></span><code>); fence: .n/.w spans
 }
 
 
@@ -114,24 +119,131 @@ def test_materials_search_writes_the_index_the_kit_rewrites():
     assert "self.search_index = SearchIndex(" in source  # hooks.on_config reads it from the plugin
 
 
-@pytest.mark.parametrize("text, included", [
-    ('--8<-- "piece.md"', True),
-    ("--8<-- 'piece.md'", True),
-    ('-8<- "piece.md"', True),
-    ('----8<---- "piece.md"', True),
-    ('    --8<-- "piece.md"', True),
-    ('--8<-- "piece.md:1:1"', True),
-    (';--8<-- "piece.md"', False),  # escaped: shown as written
-    ('text --8<-- "piece.md"', False),
-    ("--8<--\npiece.md\n--8<--", True),
-    ("--8<--\n; piece.md\n--8<--", False),
+PIECE = "第一行 1\n# --8<-- [start:part]\n第三行 3\n# -8<- [ end : part ]\n第五行 5\n# ---8<--- [start:tail]\n第七行 7\n"
+
+
+def _snippets(lines: list[str], root) -> list[str]:
+    md = markdown.Markdown(extensions=["pymdownx.snippets"],
+                           extension_configs={"pymdownx.snippets": {"base_path": [str(root)], "check_paths": True}})
+    return [s.rstrip() for s in md.preprocessors["snippet"].run(lines)]
+
+
+def _guard_inlines(lines: list[str], root) -> list[str] | None:
+    """The page as the guard leaves it for snippets: each include it reads put in place
+    (checks.include_at, checks._included); None if it refuses one (it reports that at its line)."""
+    out, i = [], 0
+    while i < len(lines):
+        found = checks.include_at(lines, i)
+        if not found:
+            out.append(lines[i])
+            i += 1
+            continue
+        specs, indent, end = found
+        pieces = [checks._included(root, spec) for spec in specs]
+        if None in pieces:
+            return None
+        out += [indent + s for _, body, _ in pieces for s in body.split("\n")]
+        i = end + 1
+    return out
+
+
+@pytest.mark.parametrize("text", [
+    '--8<-- "piece.md"', "--8<-- 'piece.md'", '-8<- "piece.md"', '----8<---- "piece.md"', '    --8<-- "piece.md"',
+    '--8<-- "piece.md:1:1"', '--8<-- "piece.md:3"', '--8<-- "piece.md::3"', '--8<-- "piece.md:part"',
+    '--8<-- "piece.md:tail"',
+    ';--8<-- "piece.md"',  # escaped: shown as written
+    'text --8<-- "piece.md"',  # not an include
+    "--8<--\npiece.md\n--8<--", "--8<--\n; piece.md\n--8<--", "--8<--\npiece.md:part\n\nother.md\n; x.md\n--8<--",
 ])
-def test_the_include_lines_the_guard_reads_are_the_ones_snippets_includes(tmp_path, text, included):
-    (tmp_path / "piece.md").write_text("被引入的一段", encoding="utf-8")
-    html = markdown.markdown(text, extensions=["pymdownx.snippets"],
-                             extension_configs={"pymdownx.snippets": {"base_path": [str(tmp_path)]}})
-    assert ("被引入的一段" in html) is included
-    lines = text.split("\n")
-    ours = bool(checks.INCLUDE.match(lines[0])) or (
-        len(lines) == 3 and bool(checks.BLOCK.match(lines[0])) and not lines[1].lstrip().startswith(";"))
-    assert ours is included
+def test_what_the_guard_puts_in_place_of_an_include_is_what_snippets_inserts(tmp_path, text):
+    """The guard reads included text itself (its own line numbers in messages) and puts it in place
+    before snippets runs: the page must come out as snippets alone makes it."""
+    (tmp_path / "piece.md").write_text(PIECE, encoding="utf-8")
+    (tmp_path / "other.md").write_text("另一个文件 2\n", encoding="utf-8")
+    lines = ["前一段", *text.split("\n"), "后一段"]
+    ours = _guard_inlines(lines, tmp_path)
+    assert ours is not None
+    assert _snippets(ours, tmp_path) == _snippets(lines, tmp_path)
+
+
+@pytest.mark.parametrize("spec", ["piece.md:1:1,3:3", "piece.md:-2", "piece.md:nowhere", "gone.md"])
+def test_an_include_the_guard_does_not_read_is_refused_not_misread(tmp_path, spec):
+    """Several ranges and lines counted from the end are snippets' too, but the guard can't give
+    their lines a number each: it refuses them (checks._missing names the line and what to write)."""
+    (tmp_path / "piece.md").write_text(PIECE, encoding="utf-8")
+    assert _guard_inlines([f'--8<-- "{spec}"'], tmp_path) is None
+
+
+def test_serve_sets_the_configuration_as_the_incremental_builder_copies_it():
+    """incremental.Builder rebuilds as serve's own builder does: site_url set to the serve address,
+    then build(config, serve_url=…, dirty=…)."""
+    from mkdocs.commands import serve
+
+    source = inspect.getsource(serve)
+    assert "config.site_url = serve_url" in source
+    assert "build(config, serve_url=None if is_clean else serve_url, dirty=is_dirty)" in source
+
+
+def test_the_conversion_settings_the_page_cache_keys_on_are_where_mkdocs_keeps_them(tmp_path):
+    """pagecache._configured reads `mdx_configs`: the extensions' settings, by extension."""
+    from mkdocs.config import load_config
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nmarkdown_extensions:\n  - toc:\n      permalink: true\n",
+                                         encoding="utf-8")
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    assert config["mdx_configs"]["toc"] == {"permalink": True}
+
+
+def test_the_crossref_links_run_before_mkdocs_reads_them():
+    """crossref's LinkTreeprocessor (7) runs before MkDocs' relpath treeprocessor, registered at 0."""
+    from mkdocs.structure import pages
+
+    assert 'register(self, "relpath", 0)' in inspect.getsource(pages)
+
+
+@pytest.mark.parametrize("text", ["---\ntitle: 甲\n---\n正文\n", "---\ntitle: 甲\n...\n正文\n", "---  \na: 1\n---\t\n正文\n",
+                                  "正文\n---\na: 1\n---\n", "---\n---\n正文\n", "# 标题\n"])
+def test_the_core_splits_front_matter_as_mkdocs_does(text):
+    from mkdocs.utils import meta
+
+    from coursekit.core import scan
+
+    body, data = meta.get_data(text)
+    front, _, rest = scan.front_matter(text)
+    assert rest == body
+    assert (yaml_load(front) if front else {}) == data
+
+
+def yaml_load(text: str):
+    import yaml
+
+    return yaml.safe_load(text) or {}
+
+
+def test_markdown_exec_fills_the_options_a_listing_sets():
+    import markdown_exec
+
+    options: dict = {}
+    assert markdown_exec.validator("python", {"exec": "1", "title": "t", "source": "above"}, options, {}, None)
+    assert options["extra"] == {"title": "t"} and options["source"] == "above" and "result" in options
+    assert {"source", "result"} <= set(inspect.signature(markdown_exec.base_format).parameters)
+
+
+def test_the_footer_override_differs_from_materials_only_by_the_section_in_the_titles():
+    """overrides/partials/footer.html is Material's 9.8.1 partial with `titled(p)` (the section's
+    title before the page's) in place of `p.title`: put back, it is Material's."""
+    import re
+    from pathlib import Path
+
+    import material
+
+    from tests.conftest import ROOT
+
+    upstream = (Path(material.__file__).parent / "templates/partials/footer.html").read_text(encoding="utf-8")
+    ours = (ROOT / "overrides/partials/footer.html").read_text(encoding="utf-8")
+    body = lambda t: t.split("-#}", 1)[1].strip()  # noqa: E731  (the comment header differs)
+    plain = re.sub(r"\{% macro titled\(p\) -%\}.*?\{%- endmacro %\}\n", "", body(ours), flags=re.S)
+    plain = re.sub(r"titled\((page\.\w+)\) \| striptags", r"\1.title", plain)
+    plain = re.sub(r"titled\((page\.\w+)\)", r"\1.title", plain)
+    assert plain == body(upstream)

@@ -262,6 +262,8 @@ def segments(text: str):
 
 
 def front_matter(text: str) -> tuple[str, int, str]:
-    """(the YAML front matter, its line count, the page after it) of a page file; ('', 0, text) without."""
-    m = re.match(r"---[ \t]*\n(.*?\n)---[ \t]*\n", text, re.S)
+    """(the YAML front matter, its line count, the page after it) of a page file; ('', 0, text) without.
+    MkDocs' rule (mkdocs.utils.meta, 1.6.1), re-implemented for the builder-neutral core and compared
+    with it in tests/test_contracts.py: `---` first, then `---` or `...` closing it."""
+    m = re.match(r"---[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", text, re.S)
     return (m.group(1), m.group(0).count("\n"), text[m.end():]) if m else ("", 0, text)

@@ -24,6 +24,8 @@ from markupsafe import Markup
 from coursekit.core import engine, guard, printed, shown, widgets
 
 OURS = ("src", "file")
+# markdown-exec's validator fills `options` for base_format; a listing sets its `extra` (the title)
+# and its `source`/`result` (pinned with markdown-exec 1.12.6: tests/test_contracts.py).
 
 
 def validator(language, inputs, options, attrs, md) -> bool:

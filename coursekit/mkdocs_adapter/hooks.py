@@ -107,7 +107,9 @@ def on_pre_page(page, config, files):
     """A notebook page renders as the site renders Markdown (coursekit/mkdocs_adapter/notebook_page.py), in place
     of mkdocs-jupyter's nbconvert HTML, which would only be thrown away (0.3 s a notebook)."""
     # Private, pinned (MkDocs 1.6.1, tests/test_contracts.py): MkDocs renders each page through its
-    # own `render` attribute, so a page given another one renders that way.
+    # own `render` attribute, so a page given another one renders that way. mkdocs-jupyter 0.26.3
+    # sets a notebook page's `render` in its own on_pre_page, which runs first (plugins before hooks:
+    # a notebook page is tested to show the site's rendering, tests/test_reader.py).
     if page.file.src_uri.endswith(".ipynb"):
         page.render = types.MethodType(notebook_page.render, page)
     _plain_errors(page)
@@ -118,7 +120,8 @@ def on_pre_page(page, config, files):
 
 def _plain_errors(page) -> None:
     """The course's errors end the build with their message and no traceback, as MkDocs shows a
-    PluginError (the extensions raise coursekit.core.CourseError, which knows no builder)."""
+    PluginError (the extensions raise coursekit.core.CourseError, which knows no builder); the
+    same private `render` attribute as on_pre_page's."""
     render = page.render
 
     def checked(config, files):

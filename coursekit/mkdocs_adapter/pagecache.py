@@ -24,7 +24,10 @@ behaviour in tests/test_warm.py: Material's search plugin's `search_index` has i
 `add_entry_from_context` wrapped (Material has no event that hands over a page's entries); a
 restored page gets what MkDocs 1.6's `Page.render` sets, which has no public setter:
 `_title_from_render` (the title from the page's first heading), `present_anchor_ids`, and
-`links_to_anchors` when the `mkdocs.structure.pages` logger is above DEBUG, as `render` decides.
+`links_to_anchors` when the `mkdocs.structure.pages` logger is above DEBUG, as `render` decides;
+a table of contents is rebuilt from its tokens with `mkdocs.structure.toc.get_toc` (no public
+constructor); the conversion's configuration is read from `mdx_configs`, the key MkDocs keeps the
+extensions' settings under; a warning of the conversion is one logged on the `mkdocs` logger.
 """
 
 from __future__ import annotations

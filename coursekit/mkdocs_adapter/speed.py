@@ -27,6 +27,7 @@ class _RememberedBytecodeCache(jinja2.BytecodeCache):
     def __init__(self) -> None:
         self._store: dict[str, bytes] = {}
         self.disk: jinja2.FileSystemBytecodeCache | None = None
+        self.folder: Path | None = None  # the disk cache's folder
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         if bucket.key in self._store:
@@ -45,8 +46,8 @@ _templates = _RememberedBytecodeCache()
 
 def reuse_compiled_templates(env: jinja2.Environment, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    if _templates.disk is None or Path(_templates.disk.directory) != folder:
-        _templates.disk = jinja2.FileSystemBytecodeCache(str(folder))
+    if _templates.disk is None or _templates.folder != folder:
+        _templates.disk, _templates.folder = jinja2.FileSystemBytecodeCache(str(folder)), folder
     env.bytecode_cache = _templates
 
 
