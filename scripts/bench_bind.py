@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from coursekit.core import engine, guard, variations  # noqa: E402
 from coursekit.extensions import authoring, checks  # noqa: E402
-from scripts.harness import copy_repo, course_lessons  # noqa: E402
+from scripts.drive import copy_repo, course_lessons  # noqa: E402
 
 
 def _without_bindings(found: guard.Scan) -> str:

@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 # bench_scale's course: one function, no side effects on import beyond reading the lesson list.
 from bench_scale import BASE, EXPERIMENT, make_course  # noqa: E402
-from scripts.harness import course_lessons  # noqa: E402
+from scripts.drive import course_lessons  # noqa: E402
 
 HERE = ROOT / ".cache/bench/jupyter-book"
 VENV = HERE / "venv"

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scripts.harness import FLAGS, chromium, free_port, mkdocs_build, serve  # noqa: E402
+from scripts.drive import FLAGS, chromium, free_port, mkdocs_build, serve  # noqa: E402
 
 BENCH = ROOT / "scripts/bench"
 LIGHTHOUSE = BENCH / "node_modules/.bin/lighthouse"

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scripts.harness import MkdocsServe, copy_repo, course_lessons, mkdocs_build, remove_lessons  # noqa: E402
+from scripts.drive import MkdocsServe, copy_repo, course_lessons, mkdocs_build, remove_lessons  # noqa: E402
 
 BASE = course_lessons(ROOT)[0]  # the lesson the course is made of
 EXPERIMENT = f"{BASE.folder}/{BASE.experiments[0][0]}.py"

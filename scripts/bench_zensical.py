@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts.bench_scale import code_edit, prose_edit, serve_edits  # noqa: E402
-from scripts.harness import copy_repo, course_lessons  # noqa: E402
+from scripts.drive import copy_repo, course_lessons  # noqa: E402
 
 COMMANDS = {"mkdocs": [sys.executable, "-m", "mkdocs", "build", "-q"],
             "zensical": [sys.executable, "-m", "coursekit.zensical_adapter", "build"]}

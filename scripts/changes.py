@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from coursekit.core import manifest  # noqa: E402
 from coursekit.extensions import changes  # noqa: E402
-from scripts.harness import mkdocs_build  # noqa: E402
+from scripts.drive import mkdocs_build  # noqa: E402
 
 
 def built(root: Path, site: Path) -> Path:

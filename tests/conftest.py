@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from scripts.harness import (  # re-exported for the tests
-    ROOT, CourseLesson, copy_repo, course_lessons, mkdocs_build,
-)
+from scripts.drive import ROOT, copy_repo, mkdocs_build  # re-exported for the tests
+from tests.harness import Lesson, lessons
 
-LESSONS: list[CourseLesson] = course_lessons(ROOT)
+LESSONS: list[Lesson] = lessons(ROOT)
 
 
 def lesson_params(lessons=None, having=None):
@@ -21,7 +20,7 @@ def lesson_params(lessons=None, having=None):
     return [pytest.param(lesson, id=lesson.id) for lesson in chosen]
 
 
-def seed_of(lesson: CourseLesson) -> Path:
+def seed_of(lesson: Lesson) -> Path:
     """The author's own text of a lesson, when the author handed one in (tests/data/lessonNN-seed.txt)."""
     return ROOT / f"tests/data/lesson{lesson.number}-seed.txt"
 
@@ -59,7 +58,7 @@ def repo_copy(tmp_path) -> Path:
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium, driven by Playwright."""
-    from scripts.harness import chromium
+    from scripts.drive import chromium
 
     with chromium() as b:
         yield b
@@ -68,7 +67,7 @@ def browser():
 @pytest.fixture(scope="session")
 def base_url(built_site):
     """The built site on a local port."""
-    from scripts.harness import serve
+    from scripts.drive import serve
 
     with serve(built_site) as url:
         yield url

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts.harness import CourseLesson
+from tests.harness import Lesson
 
 # Two experiments, the second using the first: what a lesson's tooling must handle.
 FILES = {
@@ -77,7 +77,7 @@ def free_numbers(repo: Path, count: int = 1) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Scratch(CourseLesson):
+class Scratch(Lesson):
     """A lesson of a repository copy (`root`), with what the tooling tests ask of it."""
 
     @property
@@ -145,7 +145,7 @@ def confirm(*lessons: Scratch) -> None:
 @pytest.fixture(scope="session")
 def scratch_prototype(tmp_path_factory) -> Scratch:
     """A repository copy with the default scratch lesson, made, confirmed and built once (its run cached)."""
-    from scripts.harness import copy_repo
+    from scripts.drive import copy_repo
 
     repo = copy_repo(tmp_path_factory.mktemp("scratch") / "repo", with_cache=True)
     lesson = make_lesson(repo)

@@ -185,7 +185,7 @@ def test_zensical_builds_the_same_site_as_mkdocs(tmp_path):
 def test_zensical_serve_shows_a_saved_page_and_a_changed_experiments_notebook(tmp_path):
     """The adapter's serve copies a page saved under docs/ to Zensical's staging folder, and makes
     a lesson's notebook again when its code changes (README "Two builders")."""
-    from scripts.harness import MkdocsServe, course_lessons
+    from scripts.drive import MkdocsServe, course_lessons
     from tests.conftest import copy_repo
 
     repo = copy_repo(tmp_path / "repo", with_cache=True)

@@ -1,7 +1,7 @@
 """The step-through demo and the live exercises, in a real browser, against tinylm's own numbers.
 
 Each test runs on every lesson page that has what it tests (a widget, a demo, an exercise, a mask, a
-demo in a folded block), decided at collection from the page's Markdown (`CourseLesson.embeds`,
+demo in a folded block), decided at collection from the page's Markdown (`tests.harness.Lesson.embeds`,
 `embeds_masked`, `folds`), each of its widgets, from the data the page embeds (recomputed by tinylm
 here); no test is skipped. A page of this file's own, built from the same `embed(...)` with a causal
 mask in a folded block, has every feature, so each test runs whether or not a lesson has it yet. A
@@ -204,7 +204,7 @@ def fixture_site(built_site, tmp_path_factory):
 @pytest.fixture(scope="session")
 def pages_url(fixture_site):
     """The built site with the fixture page, on a local port."""
-    from scripts.harness import serve
+    from scripts.drive import serve
 
     with serve(fixture_site) as url:
         yield url
@@ -478,7 +478,7 @@ def test_exercise_answers_show_in_the_page_and_reset_restores_the_example(exerci
 
 @in_browser
 def test_demo_starts_after_materials_instant_navigation(browser, tmp_path):
-    from scripts.harness import free_port, serve
+    from scripts.drive import free_port, serve
     from tests.conftest import ROOT, mkdocs_build
 
     port = free_port()

@@ -11,7 +11,7 @@ import pytest
 
 from coursekit.core import engine, report
 from coursekit.extensions import checks
-from scripts.harness import copy_repo
+from scripts.drive import copy_repo
 from tests.scratch_lesson import free_numbers, used_numbers
 
 # The test lessons' numbers, after every lesson the repository has: A, B and C below, then the

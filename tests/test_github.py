@@ -148,7 +148,7 @@ def test_issue_and_pull_request_templates():
 
 @pytest.mark.browser
 def test_the_site_works_under_a_preview_subpath(browser, tmp_path):
-    from scripts.harness import free_port, serve
+    from scripts.drive import free_port, serve
 
     port = free_port()
     base = f"http://127.0.0.1:{port}/pr-preview/pr-7/"

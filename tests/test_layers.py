@@ -119,3 +119,11 @@ def test_the_package_docstring_and_the_readme_name_every_layer_and_module():
             assert f"coursekit.{layer.name}" in doc, layer.name
             missing = [m for m in modules if m not in doc]
             assert not missing, f"coursekit/__init__.py does not name {layer.name}'s {missing}"
+
+
+def test_the_kit_imports_nothing_of_the_scripts_or_the_tests():
+    """The kit's own files (what its digest covers) hold no harness: the tests' lives in tests/,
+    what the benchmarks and the tests drive in scripts/drive.py."""
+    found = [f"{p.relative_to(ROOT).as_posix()}:{line}: {m}" for p in sorted((ROOT / "coursekit").rglob("*.py"))
+             for line, m in imports(p) if m.split(".")[0] in ("scripts", "tests")]
+    assert found == []

@@ -13,7 +13,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from coursekit.core import scan
-from tests.conftest import LESSONS, ROOT, CourseLesson, lesson_params
+from tests.conftest import LESSONS, ROOT, Lesson, lesson_params
 
 
 def test_the_course_has_lessons_each_with_a_page_and_a_package():
@@ -23,7 +23,7 @@ def test_the_course_has_lessons_each_with_a_page_and_a_package():
     assert [lesson.number for lesson in LESSONS] == pages == packages
 
 
-def command_of(lesson: CourseLesson) -> str:
+def command_of(lesson: Lesson) -> str:
     """The command the page gives the reader for running the lesson: a shell snippet it includes
     (`--8<-- "snippets/….sh"`), or `python -m lessons.lNN` written in the text."""
     markdown = lesson.markdown()
@@ -35,21 +35,21 @@ def command_of(lesson: CourseLesson) -> str:
     return f"python -m {lesson.package}"
 
 
-def run_lesson(lesson: CourseLesson, cwd=ROOT) -> subprocess.CompletedProcess:
+def run_lesson(lesson: Lesson, cwd=ROOT) -> subprocess.CompletedProcess:
     env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
     return subprocess.run(["bash", "-c", command_of(lesson)], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=600)
 
 
 @functools.cache
-def stdout_of(lesson: CourseLesson) -> str:
+def stdout_of(lesson: Lesson) -> str:
     """What the page's command prints in the repository (run once per test session)."""
     result = run_lesson(lesson)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
 
-def printed_by_experiment(lesson: CourseLesson) -> dict[str, str]:
+def printed_by_experiment(lesson: Lesson) -> dict[str, str]:
     """{experiment file: what it printed} from the command's output (the runner heads each file)."""
     stdout = stdout_of(lesson).rstrip()
     assert stdout.endswith("全部核对通过。")
@@ -66,7 +66,7 @@ def test_the_command_shown_on_the_page_runs_every_experiment_in_order_and_exits_
     assert headed == [(f"{lesson.folder}/{name}", title) for name, title in lesson.experiments]
 
 
-def output_fences(lesson: CourseLesson) -> list[scan.Fence]:
+def output_fences(lesson: Lesson) -> list[scan.Fence]:
     """The page's executed blocks that show what they printed, in page order."""
     return [f for f in scan.fences(lesson.markdown()) if 'exec="1"' in f.info and 'result="output"' in f.info]
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from scripts.harness import MkdocsServe
+from scripts.drive import MkdocsServe
 from tests.conftest import edit
 from tests.scratch_lesson import SUMMARY, scratch_lesson, scratch_prototype, set_time_limit  # noqa: F401 - fixtures
 

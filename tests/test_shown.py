@@ -14,7 +14,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from coursekit.core import shown
-from scripts.harness import remove_lessons
+from scripts.drive import remove_lessons
 from tests.conftest import LESSONS, ROOT, copy_repo, lesson_params, mkdocs_build
 
 PAGE = "docs/lessons/97-fixture.md"  # a lesson number no lesson uses: shown.py only reads its folder name

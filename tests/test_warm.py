@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from coursekit.mkdocs_adapter import pagecache, segmenter
-from scripts.harness import copy_repo, course_lessons, mkdocs_build
+from scripts.drive import copy_repo, course_lessons, mkdocs_build
 from tests.conftest import ROOT, edit
 
 EPOCH = {"SOURCE_DATE_EPOCH": "1700000000"}

@@ -1,7 +1,8 @@
-"""Running the site the way an author, CI or a reader does, for the tests and the benchmarks:
-`mkdocs build --strict` of a tree, a throwaway copy of the repository, `mkdocs serve` in a
-subprocess whose log is collected while it runs, the built site on a local port, and Debian's
-Chromium driven by Playwright."""
+"""Driving the site the way an author, CI or a reader does, for the benchmarks and the tests:
+the course's lessons as the tree has them, `mkdocs build --strict` of a tree, a throwaway copy of
+the repository, `mkdocs serve` in a subprocess whose log is collected while it runs, the built site
+on a local port, and Debian's Chromium driven by Playwright. What the tests ask of a lesson's page
+is the test harness's (tests/harness.py)."""
 
 from __future__ import annotations
 
@@ -62,91 +63,6 @@ class CourseLesson:
 
     def markdown(self) -> str:
         return (self.root / self.page).read_text(encoding="utf-8")
-
-    @property
-    def title(self) -> str:
-        """The page's title as its front matter gives it."""
-        m = re.search(r"^title:[ \t]*(.+)$", self.markdown().split("\n---", 1)[0], re.M)
-        title = m.group(1).strip() if m else ""
-        return title[1:-1] if len(title) >= 2 and title[0] == title[-1] and title[0] in "\"'" else title
-
-    def html(self, site: Path) -> str:
-        return (site / self.url / "index.html").read_text(encoding="utf-8")
-
-    def embeds(self, kind: str) -> bool:
-        """The page embeds a widget of lessons.demo: "demo" (step-through) or "exercise"."""
-        return re.search(rf"""\b(?:widget|embed)\(\s*["']{kind}["']""", self.markdown()) is not None
-
-    @property
-    def has_demo(self) -> bool:
-        return self.embeds("demo")
-
-    def embed_calls(self, kind: str) -> list[tuple[int, str]]:
-        """Each `widget("<kind>", …)` (or bare `embed("<kind>", …)`) call in the page's Markdown: the
-        line it starts on (0-based) and its text up to its closing parenthesis (the rest of its line
-        if that can't be read)."""
-        import io
-        import tokenize
-
-        text, calls = self.markdown(), []
-        for m in re.finditer(rf"""\b(?:widget|embed)\(\s*["']{kind}["']""", text):
-            rest, depth, end = text[m.start():], 0, None
-            try:
-                for tok in tokenize.generate_tokens(io.StringIO(rest).readline):
-                    if tok.type == tokenize.OP and tok.string in "([{":
-                        depth += 1
-                    elif tok.type == tokenize.OP and tok.string in ")]}":
-                        depth -= 1
-                        if depth == 0:
-                            end = tok.end
-                            break
-            except (tokenize.TokenError, SyntaxError):
-                pass
-            lines = rest.split("\n")
-            call = "\n".join(lines[:end[0] - 1] + [lines[end[0] - 1][:end[1]]]) if end else lines[0]
-            calls.append((text.count("\n", 0, m.start()), call))
-        return calls
-
-    def embeds_masked(self, kind: str) -> bool:
-        """The page embeds a widget of that kind computed with a mask: `widget(kind, …, mask="mask")`,
-        or `steps(q, k, v, mask=…)` (or `steps(q, k, v, mask)`) inside an `embed(...)` call itself."""
-        import ast
-
-        for _, call in self.embed_calls(kind):
-            try:
-                tree = ast.parse(call.strip())
-            except SyntaxError:
-                if re.search(r"\bmask\s*=\s*(?!None\b)", call):
-                    return True
-                continue
-            for node in ast.walk(tree):
-                func = getattr(node, "func", None)
-                name = getattr(func, "id", getattr(func, "attr", ""))
-                if isinstance(node, ast.Call) and name in ("steps", "widget"):
-                    given = node.args[3:4] if name == "steps" else []
-                    given += [kw.value for kw in node.keywords if kw.arg == "mask"]
-                    if any(not (isinstance(g, ast.Constant) and g.value is None) for g in given):
-                        return True
-        return False
-
-    def folds(self, kind: str) -> bool:
-        """A widget of that kind sits in a folded block (`??? …`, not `???+ …`, the nearest block
-        around it by indentation), so the page builds it only when the reader opens the block."""
-        lines = self.markdown().split("\n")
-        for start, _ in self.embed_calls(kind):
-            indent = len(lines[start]) - len(lines[start].lstrip())
-            for line in reversed(lines[:start]):
-                depth = len(line) - len(line.lstrip())
-                if not line.strip() or depth >= indent:
-                    continue
-                if re.match(r"\s*\?\?\?\+?(\s|$)", line):
-                    if not line.lstrip().startswith("???+"):
-                        return True
-                    break
-                indent = depth
-                if depth == 0:
-                    break
-        return False
 
 
 def course_lessons(root: Path = ROOT) -> list[CourseLesson]:
