@@ -155,6 +155,19 @@ def problems(path: str, text: str, first: int = 1, last: int | None = None, eval
                    for line in by_line(unbound)] + others, key=lambda p: p.line)
 
 
+def lesson_expressions(root: Path, files: list[str]) -> list[str]:
+    """Every expression the comments and docstrings of the lesson's `files` bind ({=expr}), in
+    order: what lesson_problems will ask its evaluator."""
+    found = []
+    for rel in files:
+        try:
+            text = (root / rel).read_text(encoding="utf-8")
+        except OSError:
+            continue
+        found += [e for line, body, _ in _pieces(rel, text) for e in guard.scan_page(rel, body, line).expressions]
+    return found
+
+
 def lesson_problems(root: Path, lesson, files: list[str], evaluate) -> list:
     """The claims an experiment file of the lesson makes in its comments and docstrings: its
     listings and its notebook show them to the reader. They are the page's problems, not the

@@ -506,19 +506,22 @@ class Build:
                                         lambda exprs: self.evaluate(lesson_id, exprs))
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
-        """While the worker still holds the lesson, evaluate what its page will ask for and run its
-        blocks, in the page's order, into the caches the page reads. What a page asks is the
-        planner's to say (coursekit.extensions.checks.plan): the engine reads no page."""
-        if self.planner is None or not run.lesson.package:
+        """While the worker still holds the lesson, evaluate what its page will ask for (the bindings
+        in the lesson's own comments and docstrings, which comment_problems checks, and the page's)
+        and run its blocks, in the page's order, into the caches the page reads: a page that asked
+        for more would run the lesson again in a worker of its own, one page after another. What a
+        page asks is the planner's to say (coursekit.extensions.checks.plan): the engine reads no page."""
+        from coursekit.core import comments
+
+        if not run.lesson.package:
             return
-        plan = self.planner(self.root, run.lesson)
-        if plan is None:
-            return
+        plan = self.planner(self.root, run.lesson) if self.planner is not None else None
+        exprs = comments.lesson_expressions(self.root, self._own_files(run.lesson)) + (plan.exprs if plan else [])
         try:
-            if plan.exprs:
-                self.evaluate(run.lesson.id, plan.exprs, worker=worker, run=run)
+            if exprs:
+                self.evaluate(run.lesson.id, exprs, worker=worker, run=run)
             previous = ""
-            for code, where in plan.blocks:
+            for code, where in plan.blocks if plan else ():
                 answer = self.execute(run.lesson.id, plan.page, previous, code, where, worker=worker, run=run)
                 if "error" in answer:
                     break  # the page reports it, at its line
