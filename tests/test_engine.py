@@ -402,3 +402,25 @@ def test_a_lessons_comment_bindings_are_evaluated_by_its_run_so_its_page_starts_
         assert build.reruns == 0
     finally:
         build.close()
+
+
+def test_the_pages_of_no_lesson_need_not_wait_for_the_lessons_runs(root, tmp_path):
+    """The pages of no lesson (SITE) come first in the navigation; their run is empty and starts
+    first, so those pages convert while every worker is busy with a lesson. Queued behind the
+    lessons, as it was, it waited for all of them (15 s of a 30-lesson cold build here)."""
+    go = tmp_path / "go"
+    wait = f"import pathlib, time\nwhile not pathlib.Path({str(go)!r}).exists():\n    time.sleep(0.05)\nprint('ok')\n"
+    waiting = [D, E, F]  # more than the pool has threads on a 2-core machine
+    for lesson_id in waiting:
+        lesson(root, lesson_id, {"wait": wait})
+    build = engine.Build(root)
+    try:
+        build.prefetch()
+        site = build._future(engine.SITE).result(timeout=30)  # the lessons are all still waiting
+        assert site.error is None and not site.files
+        assert not any(build._future(s).done() for s in waiting)
+        go.write_text("", encoding="utf-8")
+        assert all(build.run(s).files[0].output() == "ok\n" for s in waiting)
+    finally:
+        go.write_text("", encoding="utf-8")
+        build.close()

@@ -361,8 +361,10 @@ class Build:
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, lesson_ids=None) -> None:
-        """Start every lesson whose cached run is stale, in parallel."""
-        for lesson_id in lesson_ids or self.lessons:
+        """Start every lesson whose cached run is stale, in parallel; first the empty run of the
+        pages of no lesson (SITE), which come first in a site's navigation: queued behind every
+        lesson, they kept the pages after them from converting while the lessons ran."""
+        for lesson_id in lesson_ids or [SITE, *self.lessons]:
             self._future(lesson_id)
 
     def run(self, lesson_id: str) -> Run:
@@ -448,7 +450,7 @@ class Build:
         if fixed is not None:
             return Run(lesson, "", [], fixed)
         start = time.perf_counter()
-        worker = Worker(self.root, lesson)
+        worker = Worker(self.root, lesson) if lesson.experiments else None  # SITE runs nothing
         files, deps, error = [], set(self._own_files(lesson)), None
         for name, title in lesson.experiments:
             path = f"{lesson.folder}/{name}.py"
@@ -470,8 +472,10 @@ class Build:
             self._record(lesson, {
                 "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments,
                 "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
-            self._prepare_page(run, worker)
-        worker.close()  # at most one worker per core alive: the page asks for another only on a miss
+            if worker is not None:
+                self._prepare_page(run, worker)
+        if worker is not None:
+            worker.close()  # at most one worker per core alive: the page asks for another only on a miss
         with self._lock:
             self.executed_seconds += run.seconds
         return run
