@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 from importlib import metadata
 
 import markdown
 import pytest
+import yaml
 
 from coursekit.extensions import checks
 
 PINS = {
     "mkdocs": "1.6.1",  # mkdocs_adapter: LiveReloadServer.builder and serve's builder's site_url/serve_url (incremental), polling_interval (speed), Page.render per page and what it sets, get_toc, mdx_configs, the "mkdocs" logger (hooks, pagecache); extensions.crossref: its "relpath" treeprocessor's priority; core.scan: the front matter rule
     "mkdocs-material": "9.8.1",  # mkdocs_adapter: search_index's entries and file (pagecache, search_index); overrides/: partials/search.html and footer.html, the content.lazy feature
-    "mkdocs-jupyter": "0.26.3",  # mkdocs_adapter: lazy_imports; hooks: its on_pre_page sets render before ours
+    "mkdocs-jupyter": "0.26.3",  # mkdocs_adapter: lazy_imports; hooks: its on_pre_page sets render before ours and, its cache off, reads no notebook
     "jieba": "0.42.1",  # mkdocs_adapter.segmenter
     "pymdown-extensions": "13.1",  # extensions.checks: the snippets include syntax and what it inserts, re-implemented; snippets' priority
     "markdown-exec": "1.12.6",  # extensions.fence: its validator's options (extra, source, result), base_format (public)
@@ -39,6 +41,39 @@ def test_mkdocs_renders_a_page_through_its_render_attribute():
     from mkdocs.commands import build
 
     assert "page.render(config, files)" in inspect.getsource(build)  # _populate_page, for every page
+
+
+def test_mkdocs_jupyter_with_its_cache_off_reads_no_notebook_before_the_hooks_write_it(tmp_path):
+    """hooks write a lesson's notebook in their on_pre_page, which runs after mkdocs-jupyter's: with
+    `cache: false` (mkdocs.yml) its on_pre_page must only set the page's render and download
+    address, reading nothing (with its cache on it hashes the file there)."""
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import File
+    from mkdocs.structure.pages import Page
+    from mkdocs_jupyter.plugin import Plugin
+
+    from tests.conftest import ROOT
+
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"- mkdocs-jupyter:\n(?:      .*\n)*      cache: false\n", text)
+    plugin = Plugin()
+    settings = next(p["mkdocs-jupyter"] for p in yaml.load(text, Loader=_Tolerant)["plugins"]
+                    if isinstance(p, dict) and "mkdocs-jupyter" in p)
+    errors, _ = plugin.load_config(settings)
+    assert not errors
+    plugin.on_pre_build(MkDocsConfig())
+    file = File("lessons/98-notebook.ipynb", str(tmp_path / "docs"), str(tmp_path / "site"), True)
+    page = Page(None, file, MkDocsConfig())
+    before = page.render
+    assert plugin.on_pre_page(page, config=MkDocsConfig(), files=None) is page  # the file does not exist
+    assert page.render != before and page.nb_url.endswith("98-notebook.ipynb")
+
+
+class _Tolerant(yaml.SafeLoader):
+    """mkdocs.yml with its tags (!ENV, !!python/name) read as nothing."""
+
+
+_Tolerant.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
 def test_the_serve_server_rebuilds_through_its_builder_and_polls_at_the_interval_it_is_given():

@@ -18,6 +18,7 @@ from pathlib import Path
 import nbformat
 
 from coursekit import KIT
+from coursekit.core import stamps
 from coursekit.core.engine import Run
 from coursekit.core.guard import strip_annotations
 
@@ -50,10 +51,11 @@ def cell_code(text: str) -> tuple[str, str]:
 
 
 def maker() -> str:
-    """What a notebook is made with besides its run: this kit's code and nbformat's version."""
+    """What a notebook is made with besides its run: this kit's code and nbformat's version (each
+    file read again only when its stamp says it may have changed: asked once per notebook)."""
     h = hashlib.sha256(nbformat.__version__.encode())
     for path in sorted(KIT.rglob("*.py")):
-        h.update(path.read_bytes())
+        h.update(f"{path.relative_to(KIT).as_posix()} {stamps.digest(path)}\n".encode())
     return h.hexdigest()[:32]
 
 
@@ -151,30 +153,37 @@ def title_of(number: str) -> str:
 # ---- every lesson's notebook, made once per run ----------------------------------------------
 MADE = "ipynb"  # the folder under .cache/coursekit the adapters have them written to, and render from
 
+def uri(lesson) -> str:
+    """Where a lesson's notebook sits, under the adapters' folder and in the site: lessons/NN-notebook.ipynb."""
+    return f"lessons/{lesson.number}-notebook.ipynb"
+
+
+def write(build, root: Path, folder: Path, lesson_id: str) -> str | None:
+    """Write the lesson's notebook, made from its run, as `folder`/uri(lesson) (kept while its run
+    and the kit are unchanged); the lesson's message when its run failed. Waits for that lesson's
+    run only. A lesson whose run failed gets a notebook too, its error as the first cell."""
+    lesson = build.lessons[lesson_id]
+    run, made = build.run(lesson_id), maker()
+    target, record = folder / uri(lesson), build.cache / "notebooks" / f"{lesson.number}.json"
+    if run.error is None and target.is_file() and build.read(record).get("key") == [run.key, made]:
+        return None  # made from this run already, by this build or an earlier one
+    nb, message = build_notebook(run, root), None
+    if run.error:
+        where = f"{run.error.where[0]}:{run.error.where[1]}: " if run.error.where else ""
+        message = f"docs/{uri(lesson)}: {where}{run.error}"
+        nb.cells.insert(0, nbformat.v4.new_markdown_cell(f"!!! danger\n\n    {message}", id="build-error"))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    text = nbformat.writes(nb) + "\n"
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+    if run.error is None:
+        build.write(record, {"key": [run.key, made]})
+    else:
+        record.unlink(missing_ok=True)
+    return message
+
+
 def write_all(build, root: Path, folder: Path) -> tuple[list[str], list[str]]:
-    """Write each lesson's notebook, made from its run, as `folder`/lessons/NN-notebook.ipynb (kept
-    while its run and the kit are unchanged); (their paths under `folder`, the failing lessons'
-    messages). A lesson whose run failed gets a notebook too, its error as the first cell."""
-    made, uris, errors = maker(), [], []
-    for lesson_id, lesson in build.lessons.items():
-        uri = f"lessons/{lesson.number}-notebook.ipynb"
-        run = build.run(lesson_id)
-        target, record = folder / uri, build.cache / "notebooks" / f"{lesson.number}.json"
-        uris.append(uri)
-        if run.error is None and target.is_file() and build.read(record).get("key") == [run.key, made]:
-            continue  # made from this run already, by this build or an earlier one
-        nb = build_notebook(run, root)
-        if run.error:
-            where = f"{run.error.where[0]}:{run.error.where[1]}: " if run.error.where else ""
-            message = f"docs/{uri}: {where}{run.error}"
-            errors.append(message)
-            nb.cells.insert(0, nbformat.v4.new_markdown_cell(f"!!! danger\n\n    {message}", id="build-error"))
-        target.parent.mkdir(parents=True, exist_ok=True)
-        text = nbformat.writes(nb) + "\n"
-        if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            target.write_text(text, encoding="utf-8")
-        if run.error is None:
-            build.write(record, {"key": [run.key, made]})
-        else:
-            record.unlink(missing_ok=True)
-    return uris, errors
+    """Every lesson's notebook written (write); (their paths under `folder`, the failing lessons' messages)."""
+    errors = [write(build, root, folder, lesson_id) for lesson_id in build.lessons]
+    return [uri(lesson) for lesson in build.lessons.values()], [e for e in errors if e]

@@ -75,19 +75,29 @@ def on_pre_build(config) -> None:
         _state["search_cache"] = search  # wrapped in on_files, with the build's cache
 
 
+def _dirty() -> bool:
+    """The build under way is a dirty one of `mkdocs serve` (coursekit/mkdocs_adapter/incremental.py)."""
+    return _state["incremental"] is not None and _state["incremental"].dirty
+
+
 @event_priority(50)  # before mkdocs-jupyter, which renders the notebooks this adds
 def on_files(files, config):
-    """Add each lesson's notebook, made from its run, as lessons/NN-notebook.ipynb."""
-    build = engine.current.build
-    uris, _state["notebook_errors"] = notebook.write_all(build, ROOT, CACHE / notebook.MADE)
-    for uri in uris:
-        files.append(File(uri, str(CACHE / notebook.MADE), config["site_dir"], config["use_directory_urls"]))
-    _state["run_keys"] = {s: build.run(s).key for s in build.lessons}
+    """Add each lesson's notebook, made from its run, as lessons/NN-notebook.ipynb. A full build
+    writes each as its page comes (on_pre_page), so the pages before it convert while later
+    lessons still run; a dirty serve build finds stale pages by every lesson's run, and MkDocs
+    rebuilds a notebook page whose file is newer than its output, so it writes them all first."""
+    build, dirty = engine.current.build, _dirty()
+    _state["notebook_errors"] = []
+    if dirty:
+        _, _state["notebook_errors"] = notebook.write_all(build, ROOT, CACHE / notebook.MADE)
+        _state["run_keys"] = {s: build.run(s).key for s in build.lessons}
+    for lesson in build.lessons.values():
+        files.append(File(notebook.uri(lesson), str(CACHE / notebook.MADE), config["site_dir"], config["use_directory_urls"]))
     if not os.environ.get(CONFIRMING):  # confirm_shown.py's build must convert every lesson page
         cache = _state["pagecache"] = pagecache.PageCache(build, ROOT, config, files)
         if _state.get("search_cache") is not None:
             cache.remember_search(_state.pop("search_cache"))
-    if _state["incremental"] is not None and _state["incremental"].dirty:
+    if dirty:
         _state["incremental"].mark_stale(files, _state["run_keys"])
     return files
 
@@ -111,11 +121,24 @@ def on_pre_page(page, config, files):
     # sets a notebook page's `render` in its own on_pre_page, which runs first (plugins before hooks:
     # a notebook page is tested to show the site's rendering, tests/test_reader.py).
     if page.file.src_uri.endswith(".ipynb"):
+        _write_notebook(page.file.src_uri)
         page.render = types.MethodType(notebook_page.render, page)
     _plain_errors(page)
     if _state["pagecache"] is not None:
         _state["pagecache"].wrap(page, files)  # unchanged inputs: the kept conversion (coursekit/mkdocs_adapter/pagecache.py)
     return page
+
+
+def _write_notebook(uri: str) -> None:
+    """A full build's notebook, written as its page comes (waiting for that lesson's run only);
+    mkdocs-jupyter, its `cache` off in mkdocs.yml, reads no notebook before this."""
+    build = engine.current.build
+    if _dirty():
+        return  # written in on_files
+    lesson_id = next(s for s, lesson in build.lessons.items() if notebook.uri(lesson) == uri)
+    message = notebook.write(build, ROOT, CACHE / notebook.MADE, lesson_id)
+    if message:
+        _state["notebook_errors"].append(message)
 
 
 def _plain_errors(page) -> None:
@@ -160,15 +183,15 @@ def on_post_build(config) -> None:
     # after the search plugin wrote the index (hooks run after plugins); under serve, made whole
     # after a dirty build and kept as the next one's previous index
     def whole(entries: list[dict]) -> list[dict]:
-        dirty = _state["incremental"] is not None and _state["incremental"].dirty
         _state["search_entries"] = incremental.merge_search_index(
-            entries, _state["search_entries"] if dirty else None, _state["rebuilt"])
+            entries, _state["search_entries"] if _dirty() else None, _state["rebuilt"])
         return _state["search_entries"]
 
     search_index.compact(config["site_dir"], whole if _state["serving"] else None)
     segmenter.keep()  # a build that loaded jieba's dictionary leaves it as a table for the next ones
     build = engine.current.build
     if build is not None:
+        _state["run_keys"] = {s: build.run(s).key for s in build.lessons}  # every run is done by now
         log.info(report.executed(build.executed(), build.executed_seconds, build.reruns))
         if _state["pagecache"] is not None:
             log.info(_state["pagecache"].summary())
