@@ -76,6 +76,38 @@ class _Tolerant(yaml.SafeLoader):
 _Tolerant.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
+def test_a_build_lists_the_themes_files_once_through_its_get_env_and_a_dirty_rebuild_reuses_the_list(tmp_path, monkeypatch):
+    """speed.keep_theme_listing wraps the theme's get_env: MkDocs must take the build's environment
+    from it and list the theme's static files through that environment's list_templates; a rebuild
+    told to reuse lists nothing anew and adds the same files, one told not to lists again."""
+    import jinja2
+    from mkdocs.commands import build
+    from mkdocs.config import load_config
+    from mkdocs.structure import files as mkdocs_files
+
+    from coursekit.mkdocs_adapter import speed
+    from tests.conftest import ROOT
+
+    assert "env = config.theme.get_env()" in inspect.getsource(build.build)
+    assert "files.add_files_from_theme(env, config)" in inspect.getsource(build.build)
+    assert "env.list_templates(filter_func=filter)" in inspect.getsource(mkdocs_files.Files.add_files_from_theme)
+    walks = []
+    walk = jinja2.FileSystemLoader.list_templates
+    monkeypatch.setattr(jinja2.FileSystemLoader, "list_templates", lambda self: walks.append(1) or walk(self))
+
+    def theme_files(reuse: bool) -> list[str]:
+        config = load_config(str(ROOT / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+        speed.keep_theme_listing(config.theme, reuse=reuse)
+        found = mkdocs_files.get_files(config)
+        found.add_files_from_theme(config.theme.get_env(), config)
+        return sorted(f.src_uri for f in found)
+
+    first = theme_files(reuse=False)
+    assert walks == [1] and any(f.startswith("assets/javascripts/bundle.") for f in first)
+    assert theme_files(reuse=True) == first and walks == [1]
+    assert theme_files(reuse=False) == first and walks == [1, 1]
+
+
 def test_the_serve_server_rebuilds_through_its_builder_and_polls_at_the_interval_it_is_given():
     """incremental swaps `server.builder` in on_serve; speed.poll_sooner passes `polling_interval`
     to LiveReloadServer.__init__. The server must call that attribute to rebuild (not a copy taken

@@ -158,12 +158,13 @@ def uri(lesson) -> str:
     return f"lessons/{lesson.number}-notebook.ipynb"
 
 
-def write(build, root: Path, folder: Path, lesson_id: str) -> str | None:
+def write(build, root: Path, folder: Path, lesson_id: str, made: str | None = None) -> str | None:
     """Write the lesson's notebook, made from its run, as `folder`/uri(lesson) (kept while its run
-    and the kit are unchanged); the lesson's message when its run failed. Waits for that lesson's
-    run only. A lesson whose run failed gets a notebook too, its error as the first cell."""
+    and the kit are unchanged: `made`, maker() if not given); the lesson's message when its run
+    failed. Waits for that lesson's run only. A lesson whose run failed gets a notebook too, its
+    error as the first cell."""
     lesson = build.lessons[lesson_id]
-    run, made = build.run(lesson_id), maker()
+    run, made = build.run(lesson_id), made or maker()
     target, record = folder / uri(lesson), build.cache / "notebooks" / f"{lesson.number}.json"
     if run.error is None and target.is_file() and build.read(record).get("key") == [run.key, made]:
         return None  # made from this run already, by this build or an earlier one
@@ -185,5 +186,6 @@ def write(build, root: Path, folder: Path, lesson_id: str) -> str | None:
 
 def write_all(build, root: Path, folder: Path) -> tuple[list[str], list[str]]:
     """Every lesson's notebook written (write); (their paths under `folder`, the failing lessons' messages)."""
-    errors = [write(build, root, folder, lesson_id) for lesson_id in build.lessons]
+    made = maker()
+    errors = [write(build, root, folder, lesson_id, made) for lesson_id in build.lessons]
     return [uri(lesson) for lesson in build.lessons.values()], [e for e in errors if e]

@@ -56,6 +56,7 @@ def on_startup(command: str, dirty: bool) -> None:
 def on_config(config):
     engine.current.root = ROOT
     engine.current.collects = True
+    speed.keep_theme_listing(config.theme, reuse=_dirty())
     return config
 
 
@@ -69,6 +70,7 @@ def on_pre_build(config) -> None:
     _state["build"] = footer.build_info(ROOT)
     _state["manifest"] = {}  # page -> what it showed that code computed, for coursekit-manifest.json
     _state["pagecache"] = None  # made in on_files, when the files are known
+    _state["made"] = None  # what the notebooks are made with (notebook.maker), read at the first
     segmenter.lazy()  # search indexes an edited page without loading jieba's whole dictionary
     search = config.plugins.get("material/search")  # private: its search_index (pagecache; tests/test_contracts.py)
     if search is not None and getattr(search, "search_index", None) is not None:
@@ -136,7 +138,9 @@ def _write_notebook(uri: str) -> None:
     if _dirty():
         return  # written in on_files
     lesson_id = next(s for s, lesson in build.lessons.items() if notebook.uri(lesson) == uri)
-    message = notebook.write(build, ROOT, CACHE / notebook.MADE, lesson_id)
+    if _state.get("made") is None:
+        _state["made"] = notebook.maker()  # once a build
+    message = notebook.write(build, ROOT, CACHE / notebook.MADE, lesson_id, _state["made"])
     if message:
         _state["notebook_errors"].append(message)
 

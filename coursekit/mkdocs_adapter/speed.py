@@ -8,8 +8,15 @@
   Jinja checks each template's source, and its bytecode carries the Python version, so an edited
   template or another Python compiles anew.
 
-One private API, pinned with MkDocs 1.6.1 (tests/test_contracts.py): LiveReloadServer.__init__
-takes `polling_interval`, but `mkdocs serve` offers no option for it, so poll_sooner wraps __init__.
+- Every build lists the theme's folders to find its static files: Jinja's list_templates walks
+  all 14,511 files of Material's folder, its icons included, and MkDocs matches each against its
+  patterns (about 0.14 s). A dirty `mkdocs serve` rebuild, whose configuration and overrides are
+  unchanged (coursekit/mkdocs_adapter/incremental.py), takes the last build's list.
+
+Two private APIs, pinned with MkDocs 1.6.1 (tests/test_contracts.py): LiveReloadServer.__init__
+takes `polling_interval`, but `mkdocs serve` offers no option for it, so poll_sooner wraps __init__;
+a build lists the theme's static files through `config.theme.get_env()` and that environment's
+list_templates, called once, so keep_theme_listing wraps the theme's get_env.
 """
 
 from __future__ import annotations
@@ -66,3 +73,32 @@ def poll_sooner() -> None:
 
     __init__._polls_sooner = True
     server.__init__ = __init__
+
+
+_listed: dict[tuple, list[str]] = {}  # (the theme's folders, the filter's code) -> what list_templates gave
+
+
+def keep_theme_listing(theme, reuse: bool) -> None:
+    """Have this build's Jinja environment list the theme's templates as the last build did when
+    `reuse` (a dirty rebuild: the same configuration, the same overrides), else anew."""
+    make_env, folders = theme.get_env, tuple(theme.dirs)
+    if not reuse:
+        for key in [k for k in _listed if k[0] == folders]:
+            del _listed[key]
+
+    def get_env() -> jinja2.Environment:
+        env = make_env()
+        list_templates = env.list_templates
+
+        def listed(extensions=None, filter_func=None) -> list[str]:
+            if extensions is not None:
+                return list_templates(extensions, filter_func)
+            key = (folders, getattr(filter_func, "__code__", None))
+            if key not in _listed:
+                _listed[key] = list_templates(filter_func=filter_func)
+            return list(_listed[key])
+
+        env.list_templates = listed
+        return env
+
+    theme.get_env = get_env
