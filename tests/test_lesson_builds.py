@@ -93,6 +93,10 @@ def test_a_tinylm_change_that_breaks_several_pages_fails_one_build_naming_them_a
     for page in pages:
         assert f"{page}（" in last, (page, last)
         assert re.search(rf"{re.escape(page)}:\d+: .*attention 坏了", said), page
+    for lesson in LESSONS:  # each failing lesson's notebook is made too, written as its page came, its error first
+        if lesson.page in pages:
+            notebook = (tmp_path / "site" / lesson.notebook_url / "index.html").read_text(encoding="utf-8")
+            assert "attention 坏了" in notebook, lesson.id
 
 
 COMMENT_BINDING = re.compile(r"^[^#\n]*#[^\n]*?(?<![\d.])(\d+)\{=", re.M)
