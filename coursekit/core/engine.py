@@ -450,7 +450,7 @@ class Build:
         if fixed is not None:
             return Run(lesson, "", [], fixed)
         start = time.perf_counter()
-        worker = Worker(self.root, lesson) if lesson.experiments else None  # SITE runs nothing
+        worker = Worker(self.root, lesson) if lesson.experiments else None  # nothing to run (SITE)
         files, deps, error = [], set(self._own_files(lesson)), None
         for name, title in lesson.experiments:
             path = f"{lesson.folder}/{name}.py"

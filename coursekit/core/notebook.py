@@ -52,7 +52,7 @@ def cell_code(text: str) -> tuple[str, str]:
 
 def maker() -> str:
     """What a notebook is made with besides its run: this kit's code and nbformat's version (each
-    file read again only when its stamp says it may have changed: asked once per notebook)."""
+    file read again only when its stamp says it may have changed)."""
     h = hashlib.sha256(nbformat.__version__.encode())
     for path in sorted(KIT.rglob("*.py")):
         h.update(f"{path.relative_to(KIT).as_posix()} {stamps.digest(path)}\n".encode())
