@@ -9,6 +9,8 @@ import dataclasses
 import re
 from pathlib import Path
 
+import yaml
+
 from scripts.drive import ROOT, CourseLesson, course_lessons
 
 
@@ -106,3 +108,15 @@ def lessons(root: Path = ROOT) -> list[Lesson]:
     """Every lesson of the tree at `root`, in course order (scripts.drive.course_lessons), as the tests read it."""
     return [Lesson(**{f.name: getattr(found, f.name) for f in dataclasses.fields(found)})
             for found in course_lessons(root)]
+
+
+class _Tolerant(yaml.SafeLoader):
+    """YAML with its tags (mkdocs.yml's !ENV, !!python/name) read as nothing."""
+
+
+_Tolerant.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def site_config(root: Path = ROOT) -> dict:
+    """mkdocs.yml as plain data, its tags read as nothing (MkDocs itself would import the hooks)."""
+    return yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Tolerant)

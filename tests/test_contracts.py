@@ -11,7 +11,6 @@ from importlib import metadata
 
 import markdown
 import pytest
-import yaml
 
 from coursekit.extensions import checks
 
@@ -53,12 +52,12 @@ def test_mkdocs_jupyter_with_its_cache_off_reads_no_notebook_before_the_hooks_wr
     from mkdocs_jupyter.plugin import Plugin
 
     from tests.conftest import ROOT
+    from tests.harness import site_config
 
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert re.search(r"- mkdocs-jupyter:\n(?:      .*\n)*      cache: false\n", text)
     plugin = Plugin()
-    settings = next(p["mkdocs-jupyter"] for p in yaml.load(text, Loader=_Tolerant)["plugins"]
-                    if isinstance(p, dict) and "mkdocs-jupyter" in p)
+    settings = next(p["mkdocs-jupyter"] for p in site_config()["plugins"] if isinstance(p, dict) and "mkdocs-jupyter" in p)
     errors, _ = plugin.load_config(settings)
     assert not errors
     plugin.on_pre_build(MkDocsConfig())
@@ -67,13 +66,6 @@ def test_mkdocs_jupyter_with_its_cache_off_reads_no_notebook_before_the_hooks_wr
     before = page.render
     assert plugin.on_pre_page(page, config=MkDocsConfig(), files=None) is page  # the file does not exist
     assert page.render != before and page.nb_url.endswith("98-notebook.ipynb")
-
-
-class _Tolerant(yaml.SafeLoader):
-    """mkdocs.yml with its tags (!ENV, !!python/name) read as nothing."""
-
-
-_Tolerant.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
 def test_a_build_lists_the_themes_files_once_through_its_get_env_and_a_dirty_rebuild_reuses_the_list(tmp_path, monkeypatch):

@@ -9,10 +9,10 @@ import re
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
-import yaml
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import LESSONS, ROOT, lesson_params
+from tests.harness import site_config
 
 CODE_PAGES = [f"code/{p.stem}/" for p in sorted((ROOT / "docs/code").glob("*.md"))]
 PAGES = {
@@ -33,11 +33,7 @@ BROKEN = re.compile(f"[{CJK}][ \\t]*\\n[ \\t\\n]*[{CJK}]")
 
 def nav_words() -> set[str]:
     """Latin words the site's own nav titles use (file names such as self_attention.py)."""
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # !ENV, !!python/...
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    config = site_config()
     words: set[str] = set()
 
     def walk(items):
@@ -394,11 +390,7 @@ def test_the_demo_script_loads_only_on_pages_with_a_widget(built_site):
 
 def nav_sections() -> dict[str, str]:
     """{lesson page (lessons/10-attention.md): the title of its section in mkdocs.yml's nav}."""
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    config = site_config()
     found = {}
     for item in config["nav"]:
         for title, value in item.items():

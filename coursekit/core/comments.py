@@ -155,17 +155,22 @@ def problems(path: str, text: str, first: int = 1, last: int | None = None, eval
                    for line in by_line(unbound)] + others, key=lambda p: p.line)
 
 
+def _texts(root: Path, files: list[str]) -> dict[str, str]:
+    """The text of each of the lesson's `files` that can be read (running a file reports one that can't)."""
+    texts = {}
+    for rel in files:
+        try:
+            texts[rel] = (root / rel).read_text(encoding="utf-8")
+        except OSError:
+            continue
+    return texts
+
+
 def lesson_expressions(root: Path, files: list[str]) -> list[str]:
     """Every expression the comments and docstrings of the lesson's `files` bind ({=expr}), in
     order: what lesson_problems will ask its evaluator."""
-    found = []
-    for rel in files:
-        try:
-            text = (root / rel).read_text(encoding="utf-8")
-        except OSError:
-            continue
-        found += [e for line, body, _ in _pieces(rel, text) for e in guard.scan_page(rel, body, line).expressions]
-    return found
+    return [e for rel, text in _texts(root, files).items()
+            for line, body, _ in _pieces(rel, text) for e in guard.scan_page(rel, body, line).expressions]
 
 
 def lesson_problems(root: Path, lesson, files: list[str], evaluate) -> list:
@@ -173,13 +178,8 @@ def lesson_problems(root: Path, lesson, files: list[str], evaluate) -> list:
     listings and its notebook show them to the reader. They are the page's problems, not the
     run's: the lesson still runs, so every other number is checked too. And the numbers in its
     experiments' titles, the notebook's headings, where no binding can be written."""
-    found, texts = [], {}
-    for rel in files:
-        try:
-            texts[rel] = text = (root / rel).read_text(encoding="utf-8")
-        except OSError:
-            continue  # running the file reports it
-        found += problems(rel, text, evaluate=evaluate)
+    texts = _texts(root, files)
+    found = [p for rel, text in texts.items() for p in problems(rel, text, evaluate=evaluate)]
     init = f"{lesson.folder}/__init__.py"
     source = texts.get(init, "")
     for name, title in lesson.experiments:  # the notebook's headings
