@@ -1,1 +1,1 @@
-python -m pip install -r requirements.txt && mkdocs serve
+bash scripts/serve.sh

@@ -3,6 +3,7 @@ and the project never leans on its tests."""
 
 import re
 
+import pytest
 from bs4 import BeautifulSoup
 
 from coursekit.extensions import authoring
@@ -36,12 +37,21 @@ def test_the_guards_examples_do_not_depend_on_any_lesson(tmp_path):
     assert "docs/lessons/" not in alone.stdout
 
 
-def test_the_readme_quotes_the_guards_own_messages():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_kits_readme_quotes_the_guards_own_messages():
+    readme = (ROOT / "coursekit/README.md").read_text(encoding="utf-8")
     block = readme.split("These are the guard's own")[1].split("```text\n")[1].split("```")[0]
     assert block.strip().split("\n") == authoring.example_messages()
 
 
+def test_the_readme_is_short_and_opens_with_the_two_commands():
+    """A newcomer reads it in five minutes: at most 150 lines, none long, the two commands first."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").split("\n")
+    assert len(lines) <= 150 and max(map(len, lines)) <= 110
+    fences = re.findall(r"^```\w*\n(.*?)^```$", "\n".join(lines), flags=re.M | re.S)
+    assert [f.strip() for f in fences[:2]] == ["bash scripts/serve.sh", "bash scripts/test.sh"]
+
+
+@pytest.mark.build
 def test_the_authoring_page_shows_the_messages_the_build_produced(built_site):
     html = (built_site / "authoring/index.html").read_text(encoding="utf-8")
     text = BeautifulSoup(html, "html.parser").select_one("article").get_text()

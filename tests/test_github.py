@@ -563,8 +563,8 @@ def test_the_file_limit_counts_files_not_folders(tmp_path):
         pages.site_cost(tmp_path / "full")
 
 
-def test_the_readme_states_the_publishers_bounds():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_publishers_readme_states_its_bounds():
+    readme = (ROOT / ".github/scripts/README.md").read_text(encoding="utf-8")
     assert f"{pages.MAX_FILES:,} files (empty files count too; folders do not" in readme
     assert f"bounded apart, at {pages.MAX_FILES:,})" in readme
     assert f"deeper than {pages.MAX_DEPTH} levels or longer than {pages.MAX_PATH:,} bytes" in " ".join(readme.split())

@@ -3,7 +3,8 @@ the extensions import no builder, only the MkDocs adapter imports MkDocs, Materi
 mkdocs-jupyter, and the two adapters import nothing of each other's builder. Imports inside functions
 count too, and so do importlib.import_module and __import__; a relative import is refused (the kit names
 its modules in full). The engine plans no page run by reading pages. Scripts import nothing from tests/.
-The package docstring and the README's "What is where" name every layer and module."""
+The package docstring and the README's "What is where" name every layer and module; coursekit/README.md
+every layer."""
 
 from __future__ import annotations
 
@@ -111,9 +112,11 @@ def test_the_package_docstring_and_the_readme_name_every_layer_and_module():
     import coursekit
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    kit_readme = (ROOT / "coursekit/README.md").read_text(encoding="utf-8")
     doc = coursekit.__doc__
     for layer in sorted(p for p in (ROOT / "coursekit").iterdir() if (p / "__init__.py").is_file()):
         assert f"`coursekit/{layer.name}/`" in readme, layer.name  # a row of "What is where"
+        assert f"`coursekit/{layer.name}/`" in kit_readme, layer.name  # its maintainers' "Layers"
         modules = [m.stem for m in layer.glob("*.py") if m.stem not in ("__init__", "__main__")]
         if layer.name != "example":
             assert f"coursekit.{layer.name}" in doc, layer.name

@@ -75,7 +75,9 @@ def test_everything_the_site_and_the_tests_install_is_in_the_lock_at_the_install
 
 def test_ci_and_the_test_command_install_through_the_requirements():
     test_sh = (ROOT / "scripts/test.sh").read_text(encoding="utf-8")
-    assert "-r requirements.txt -r requirements-test.txt" in test_sh
+    setup_sh = (ROOT / "scripts/setup.sh").read_text(encoding="utf-8")
+    assert "bash scripts/setup.sh --test" in test_sh  # which installs both
+    assert "reqs=(-r requirements.txt)" in setup_sh and "reqs+=(-r requirements-test.txt)" in setup_sh
     ci = (ROOT / ".github/workflows/ci.yml").read_text(encoding="utf-8")
     assert "pip install -r requirements.txt" in ci
     for line in ci.splitlines():  # the CPU torch comes alone; its dependencies come pinned afterwards
@@ -84,15 +86,20 @@ def test_ci_and_the_test_command_install_through_the_requirements():
 
 
 def test_a_newcomer_installs_the_cpu_torch_with_cis_own_command():
-    printed = subprocess.run(["bash", "scripts/install-torch-cpu.sh", "--print"], cwd=ROOT,
+    """Where no torch wheel is on the machine's disk, scripts/setup.sh (which both README commands
+    run first) installs it with CI's own step, read from ci.yml."""
+    printed = subprocess.run(["bash", "scripts/setup.sh", "--print-torch-command"], cwd=ROOT,
                              capture_output=True, text=True, check=True).stdout.strip()
     ci = (ROOT / ".github/workflows/ci.yml").read_text(encoding="utf-8")
     assert printed.startswith("python -m pip install --no-deps -c constraints.txt torch==2.13.0 --index-url ")
     assert ci.count(f"run: {printed}\n") == 2  # the test job's step and the site job's
+    assert "bash scripts/setup.sh" in (ROOT / "scripts/serve.sh").read_text(encoding="utf-8")
+    assert "bash scripts/setup.sh --test" in (ROOT / "scripts/test.sh").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     setup = (ROOT / "docs/setup.md").read_text(encoding="utf-8")
-    for text in (readme, setup):
-        assert "python3 -m venv .venv && . .venv/bin/activate" in text and "bash scripts/install-torch-cpu.sh" in text
+    assert "bash scripts/serve.sh" in readme and "bash scripts/test.sh" in readme and "scripts/setup.sh" in readme
+    assert '--8<-- "snippets/serve.sh"' in setup and '--8<-- "snippets/test.sh"' in setup
+    assert "scripts/setup.sh" in setup and "CPU" in setup
 
 
 # --- two cold builds ---------------------------------------------------------------------------
@@ -131,6 +138,7 @@ def two_builds(tmp_path_factory):
     return sites, epoch
 
 
+@pytest.mark.build
 def test_two_cold_builds_of_one_commit_are_byte_identical(two_builds):
     (a, b), _ = two_builds
     diff = differing(a, b)
