@@ -1,9 +1,27 @@
 """Shared fixtures: the real site built once with --strict, throwaway copies of the repository, and
 the course's lessons as they are in the tree (tests parametrized over LESSONS hold for every lesson
-that exists, whatever it teaches)."""
+that exists, whatever it teaches).
+
+The tests run in four layers, each a pytest marker (`bash scripts/test.sh --layer NAME`; CI runs
+them as parallel jobs, `.ci/run` all of them):
+
+- fast (no marker): in process, on literal inputs and small fixture trees: the guard, numbers,
+  printed output, proposals, records, tinylm, cross references. What an author runs while writing
+  (`bash scripts/test.sh --fast`, about a minute). A test here may not build, serve, start a
+  lesson's worker, run a lesson or a script that does, or open a browser: `_fast_stays_fast` below
+  fails it, saying which layer it belongs to.
+- engine: lessons run in real workers, on a small fixture tree (tests/test_engine.py).
+- build: real `mkdocs build --strict`, serve and Zensical builds of repository copies, and every
+  read of the session's built site (`built_site`, `lesson_html`); only these parametrize over the
+  course's lessons.
+- browser: Debian's Chromium through Playwright, on the built site; waits on states, never on times.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -71,3 +89,44 @@ def base_url(built_site):
 
     with serve(built_site) as url:
         yield url
+
+
+LAYERS = ("engine", "build", "browser")
+# What a fast test may not start: a builder, a serve, a lesson's worker, a lesson, or a script that
+# builds or runs lessons (argv words); and the fixtures that build the site or open a browser.
+SLOW_ARGV = re.compile(r"\bmkdocs\b|zensical|coursekit\.core\.worker|^lessons\.l\d+|"
+                       r"scripts/(bound_numbers|confirm_shown|changes|bench_\w+)\.py")
+SLOW_FIXTURES = {"built_site": "build", "lesson_html": "build", "repo_copy": "build", "base_url": "browser",
+                 "browser": "browser"}
+
+
+class SlowInFastLayer(AssertionError):
+    pass
+
+
+def _refused(nodeid: str):
+    """subprocess.Popen.__init__ that refuses what a fast test may not start."""
+    real = subprocess.Popen.__init__
+
+    def guarded(self, args, *more, **options):
+        argv = [args] if isinstance(args, str | bytes | os.PathLike) else list(args)
+        if any(SLOW_ARGV.search(str(a)) for a in argv):
+            raise SlowInFastLayer(f"{nodeid} starts {' '.join(map(str, argv))}: mark it "
+                                  "@pytest.mark.engine (it runs lessons) or @pytest.mark.build (it builds or serves)")
+        real(self, args, *more, **options)
+
+    return guarded
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A test without a layer marker is refused what only a slower layer may do, in its own code and
+    in every fixture it sets up (a module's fixture is set up by its first test)."""
+    if any(item.get_closest_marker(layer) for layer in LAYERS):
+        return (yield)
+    for name, layer in SLOW_FIXTURES.items():
+        if name in item.fixturenames:
+            raise SlowInFastLayer(f"{item.nodeid} uses the fixture {name}: mark it @pytest.mark.{layer}")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(subprocess.Popen, "__init__", _refused(item.nodeid))
+        return (yield)

@@ -12,6 +12,8 @@ from coursekit.core import engine, guard, scan
 from tests.conftest import LESSONS, ROOT, lesson_params, seed_of
 from tests.test_lessons import output_fences, stdout_of
 
+pytestmark = pytest.mark.build  # reads the built site or builds a copy
+
 
 @pytest.fixture(scope="module")
 def build():

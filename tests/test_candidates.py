@@ -95,6 +95,7 @@ def test_a_sum_is_proposed_where_the_text_speaks_of_one_and_a_shape_where_of_a_s
     assert best(["3", "2"], {**SCOPE, "row": torch.tensor([3., 2.])}, shaped=True)[0] == ["v.shape"]
 
 
+@pytest.mark.engine
 def test_bound_numbers_proposes_a_binding_for_a_number_whose_annotation_was_removed(tmp_path):
     lesson = LESSONS[0]
     repo = copy_repo(tmp_path / "repo", with_cache=True)
@@ -111,6 +112,7 @@ def test_bound_numbers_proposes_a_binding_for_a_number_whose_annotation_was_remo
     assert proposal.strip().startswith(f"{lesson.page}:{text[: m.start()].count(chr(10)) + 1}: ") and "写 {=" in proposal
 
 
+@pytest.mark.engine
 def test_bind_writes_only_sure_bindings_and_the_page_reads_as_before_and_checks_clean(tmp_path):
     from coursekit.core import engine, guard, scan
 

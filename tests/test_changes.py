@@ -42,6 +42,7 @@ def base(tmp_path_factory):
     return repo, site
 
 
+@pytest.mark.build
 def test_the_manifest_is_deterministic_and_small(base, tmp_path):
     repo, site = base
     assert mkdocs_build(repo, tmp_path / "again").returncode == 0
@@ -52,6 +53,7 @@ def test_the_manifest_is_deterministic_and_small(base, tmp_path):
     assert all(data["pages"][p]["numbers"] for p in lesson_pages) and set(data["lessons"]) >= {"l" + p.split("/")[-1][:2] for p in lesson_pages}
 
 
+@pytest.mark.build
 def test_a_tinylm_change_reports_exactly_the_numbers_it_changes_with_lines_and_values(base, tmp_path):
     repo, site = base
     before = live_numbers(repo)
@@ -83,6 +85,7 @@ def test_a_tinylm_change_reports_exactly_the_numbers_it_changes_with_lines_and_v
     assert f"数变了 {len(expected)} 个" in comment
 
 
+@pytest.mark.build
 def test_a_prose_only_change_reports_no_number(base, tmp_path):
     repo, site = base
     page = authoring.lesson_pages(repo)[0].relative_to(repo).as_posix()
@@ -110,6 +113,7 @@ def test_hostile_manifest_text_stays_inline_code_and_unlinked():
     assert "`` ˋxˋ ¦ <script>alert(1)</script> ``" in report  # shown, as code, its backticks and bars defused
 
 
+@pytest.mark.build
 def test_the_script_compares_two_sites_and_refuses_what_is_no_manifest(base, tmp_path):
     repo, site = base
     same = subprocess.run([sys.executable, "scripts/changes.py", str(site), str(site / manifest.NAME)],
@@ -153,6 +157,7 @@ def ci_changes(repo, *args):
                           cwd=repo, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.build
 def test_the_ci_step_writes_the_page_and_the_short_form_with_or_without_a_base(base, tmp_path):
     repo, site = base
     head = tmp_path / "head-site"

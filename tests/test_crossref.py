@@ -361,6 +361,7 @@ def section_links(soup: BeautifulSoup, heading: str) -> list[tuple[str, str]]:
     return out
 
 
+@pytest.mark.build
 def test_the_built_lesson_links_the_lessons_it_names_that_exist(scratch):
     repo, a, b = scratch
     soup = soup_of(repo / f"mkdocs-site/lessons/{b:02d}-xref-b/index.html")
@@ -371,6 +372,7 @@ def test_the_built_lesson_links_the_lessons_it_names_that_exist(scratch):
     assert [c.get_text() for c in soup.select("article p code")][-1] == f"第 {a} 讲"
 
 
+@pytest.mark.build
 def test_the_built_lessons_link_each_other_at_their_end(scratch):
     import json
 
@@ -386,6 +388,7 @@ def test_the_built_lessons_link_each_other_at_their_end(scratch):
     assert "在代码里不变" in b_text and "临时讲甲" not in b_text  # the page is indexed, its nav line is not
 
 
+@pytest.mark.build
 def test_the_built_home_page_lists_each_lesson_with_its_title_and_summary(scratch):
     repo, a, b = scratch
     home = soup_of(repo / "mkdocs-site/index.html")
@@ -396,6 +399,7 @@ def test_the_built_home_page_lists_each_lesson_with_its_title_and_summary(scratc
     assert "待补充" not in home.get_text()
 
 
+@pytest.mark.build
 def test_zensical_makes_the_same_links_nav_and_table(scratch):
     import os
 
@@ -411,6 +415,7 @@ def test_zensical_makes_the_same_links_nav_and_table(scratch):
     assert soup_of(repo / f"site/lessons/{b:02d}-xref-b/index.html").select("article a.tl-xref")
 
 
+@pytest.mark.build
 def test_a_lesson_without_a_summary_fails_the_build_naming_its_file(scratch, tmp_path):
     repo, a, _ = scratch
     init = repo / f"lessons/l{a:02d}/__init__.py"
@@ -424,6 +429,7 @@ def test_a_lesson_without_a_summary_fails_the_build_naming_its_file(scratch, tmp
     assert f"lessons/l{a:02d}/__init__.py:1: 这一讲没有一句话简介：在这个文件里加一行 SUMMARY = " in result.stderr, result.stderr
 
 
+@pytest.mark.build
 def test_a_dead_internal_link_fails_the_strict_build_naming_the_page(scratch, tmp_path):
     repo, a, _ = scratch
     files = [repo / "docs/setup.md", repo / f"docs/lessons/{a:02d}-xref-a.md"]

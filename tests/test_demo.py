@@ -270,6 +270,7 @@ def built_features(built_site, fixture_site) -> dict[str, set[str]]:
     return {path: features for path, features in found.items() if features}
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("feature", FEATURES)
 def test_every_built_page_with_a_widget_is_tested(built_features, feature):
     """The pages each test runs on, read from the sources, are exactly the built pages with its feature."""

@@ -1,8 +1,17 @@
 """The engine in process, with real workers: one run per lesson, cached by what it depends on,
-isolated, time-limited, and every failure named by file and line."""
+isolated, time-limited, and every failure named by file and line.
+
+The tests work in one small fixture tree, made once for the module: the lessons package's own
+modules (its __init__, the runner and what they import), the kit, an empty docs/, a tinylm of the
+tests' own (tinylm/extra.py) and the test lessons; none of the course's lessons, pages or build
+files. The tree stays at one path, so the zygote the workers are forked from (it imports torch
+once, engine.Zygote) serves every test of the module. A test that only reads runs of A, B and C
+reads them from one Build for the module (`shared`); a test that changes files or asks for a fresh
+Build (cache behaviour) gets the tree as it was made, with no cache, and leaves it so (`root`)."""
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 import time
 from pathlib import Path
@@ -11,12 +20,12 @@ import pytest
 
 from coursekit.core import engine, report
 from coursekit.extensions import checks
-from scripts.drive import copy_repo
 from tests.scratch_lesson import free_numbers, used_numbers
 
+ROOT = Path(__file__).resolve().parents[1]
 # The test lessons' numbers, after every lesson the repository has: A, B and C below, then the
 # lessons single tests make (one of them imports A and B, so numbers are put into code as lNN).
-A, B, C, D, E, F, G = (f"l{n}" for n in free_numbers(Path(__file__).resolve().parents[1], 7))
+A, B, C, D, E, F, G = (f"l{n}" for n in free_numbers(ROOT, 7))
 
 
 def lesson(root: Path, lesson_id: str, files: dict[str, str], **settings) -> None:
@@ -30,16 +39,70 @@ def lesson(root: Path, lesson_id: str, files: dict[str, str], **settings) -> Non
         (package / f"{name}.py").write_text(textwrap.dedent(code).replace("lA.", f"{A}."), encoding="utf-8")
 
 
-@pytest.fixture
-def root(tmp_path) -> Path:
-    repo = copy_repo(tmp_path / "repo")
-    assert not used_numbers(repo) & {int(s[1:]) for s in (A, B, C, D, E, F, G)}
-    (repo / "tinylm/extra.py").write_text("# 一个常数\nTWO = 2\n", encoding="utf-8")
-    lesson(repo, A, {"first": "from tinylm.extra import TWO\nx = TWO * 3\nprint('x =', x)\n",
+def small_tree(dest: Path) -> Path:
+    """What the engine and its workers read, and no more: lessons/'s own modules (the package's
+    __init__, which the workers import, the runner and what they import; not the course's lesson
+    packages), the kit (the zygote and the workers import it from the tree, a block may read its
+    example lesson), docs/ (empty: a lesson may not write into it) and a tinylm of the tests' own
+    holding tinylm/extra.py; then the test lessons A, B and C."""
+    (dest / "lessons").mkdir(parents=True)
+    for module in sorted((ROOT / "lessons").glob("*.py")):
+        shutil.copy2(module, dest / "lessons" / module.name)
+    shutil.copytree(ROOT / "coursekit", dest / "coursekit", ignore=shutil.ignore_patterns("__pycache__"))
+    (dest / "docs").mkdir()
+    (dest / "tinylm").mkdir()
+    (dest / "tinylm/__init__.py").write_text('"""测试用的 tinylm：只有 extra.py。"""\n', encoding="utf-8")
+    ours = {int(s[1:]) for s in (A, B, C, D, E, F, G)}
+    assert not (used_numbers(ROOT) | used_numbers(dest)) & ours
+    (dest / "tinylm/extra.py").write_text("# 一个常数\nTWO = 2\n", encoding="utf-8")
+    lesson(dest, A, {"first": "from tinylm.extra import TWO\nx = TWO * 3\nprint('x =', x)\n",
                      "second": "from lessons.lA.first import x\ny = x + 1\nprint('y =', y)\n"})
-    lesson(repo, B, {"uses": "from lessons.lA.second import y\nz = y * 10\nprint('z =', z)\n"})
-    lesson(repo, C, {"alone": "w = 5\nprint('w =', w)\n"})
-    return repo
+    lesson(dest, B, {"uses": "from lessons.lA.second import y\nz = y * 10\nprint('z =', z)\n"})
+    lesson(dest, C, {"alone": "w = 5\nprint('w =', w)\n"})
+    assert set(engine.find_lessons(dest)) == {A, B, C}
+    return dest
+
+
+def reset(tree: Path) -> Path:
+    """The tree at its one path as small_tree made it (the copy beside it), with no cache."""
+    for entry in list(tree.iterdir()):
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    shutil.copytree(tree.parent / "made", tree, dirs_exist_ok=True)
+    return tree
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory) -> Path:
+    """The module's small fixture tree, made once; every test works at its path."""
+    base = tmp_path_factory.mktemp("engine")
+    small_tree(base / "made")
+    (base / "repo").mkdir()
+    return reset(base / "repo")
+
+
+@pytest.fixture
+def root(tree) -> Path:
+    """The tree for a test that changes it or needs a fresh cache: as made, with no cache, and put
+    back so after the test (a copy of the small tree, cheap)."""
+    reset(tree)
+    yield tree
+    reset(tree)
+
+
+@pytest.fixture(scope="module")
+def shared(tree):
+    """One Build for the module's tests that only read: A, B and C run once (executed: no cache)."""
+    build = engine.Build(reset(tree))
+    try:
+        build.prefetch([A, B, C])
+        for lesson_id in (A, B, C):
+            build.run(lesson_id)
+        yield build
+    finally:
+        build.close()
 
 
 def runs(root: Path, lesson_ids=(A, B, C)) -> dict[str, engine.Run]:
@@ -51,19 +114,22 @@ def runs(root: Path, lesson_ids=(A, B, C)) -> dict[str, engine.Run]:
         build.close()
 
 
-def test_each_file_runs_whole_once_and_its_output_is_kept_by_statement(root):
-    run = runs(root, [A])[A]
+@pytest.mark.engine
+def test_each_file_runs_whole_once_and_its_output_is_kept_by_statement(shared):
+    run = shared.run(A)
     assert run.error is None and run.executed
     first, second = run.files
     assert first.output() == "x = 6\n" and second.output() == "y = 7\n"
     assert first.output((3, 3)) == "x = 6\n" and first.output((1, 2)) == ""
 
 
-def test_a_later_lesson_imports_an_earlier_one_without_printing_its_output(root):
-    run = runs(root, [B])[B]
+@pytest.mark.engine
+def test_a_later_lesson_imports_an_earlier_one_without_printing_its_output(shared):
+    run = shared.run(B)
     assert run.error is None and run.files[0].output() == "z = 70\n"
 
 
+@pytest.mark.engine
 def test_results_are_cached_by_what_they_depend_on(root):
     assert all(r.executed for r in runs(root).values())
     assert not any(r.executed for r in runs(root).values())  # nothing changed
@@ -84,6 +150,7 @@ def test_results_are_cached_by_what_they_depend_on(root):
     assert last[B].files[0].output() == "z = 110\n"
 
 
+@pytest.mark.engine
 def test_independent_lessons_run_at_the_same_time(root, tmp_path):
     log = tmp_path / "times.txt"
     for lesson_id in (D, E):
@@ -94,6 +161,7 @@ def test_independent_lessons_run_at_the_same_time(root, tmp_path):
     assert a0 < b1 and b0 < a1  # the two runs overlapped
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("code, message, line", [
     ("import sys\nsys.exit(0)\n", "sys.exit(0)", 2),
     ("raise SystemExit(3)\n", "sys.exit(3)", 1),
@@ -120,16 +188,17 @@ def test_every_failure_is_one_error_naming_file_and_line(root, code, message, li
     assert not (root / "docs/made-by-a-lesson.md").exists()
 
 
-def test_a_page_block_cannot_leak_into_the_next_build(root):
+@pytest.mark.engine
+def test_a_page_block_cannot_leak_into_the_next_build(tree):
     patch = "import torch\ntorch.softmax = lambda *a, **k: 'patched'\nprint('patched it')\n"
     probe = "import torch\nprint(torch.softmax(torch.zeros(2), dim=0))\n"
-    build = engine.Build(root)
+    build = engine.Build(tree)
     try:
         assert build.execute(C, "p", engine.chain("", patch), patch, "docs/p.md:3") == {"output": "patched it\n"}
         assert build.execute(C, "p", engine.chain("x", probe), probe, "docs/p.md:9")["output"] == "patched\n"
     finally:
         build.close()
-    build = engine.Build(root)
+    build = engine.Build(tree)
     try:
         clean = build.execute(C, "p", engine.chain("", probe), probe, "docs/p.md:3")
         assert clean == {"output": "tensor([0.5000, 0.5000])\n"}
@@ -137,6 +206,7 @@ def test_a_page_block_cannot_leak_into_the_next_build(root):
         build.close()
 
 
+@pytest.mark.engine
 def test_typed_numbers_in_several_places_name_the_first_and_count_the_rest_without_running(root):
     lesson(root, D, {"a": "print('约 0.5，即 1/2')\nprint('ok')\n", "b": "print('又是 0.25')\n"})
     run = runs(root, [D])[D]
@@ -149,6 +219,7 @@ def test_typed_numbers_in_several_places_name_the_first_and_count_the_rest_witho
 # ---- a failing experiment says what failed, where, and keeps what ran before it -------------------
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("code, message, line", [
     ("x = 1\nassert x == 2, f'x 应是 2，实为 {x}'\n", "核对失败：x 应是 2，实为 1", 2),
     ("x = 1\nassert x == 2\n", "核对失败：assert x == 2", 2),
@@ -165,6 +236,7 @@ def test_a_failing_experiment_says_what_failed_at_its_file_and_line(root, code, 
     assert run.error.where == (f"lessons/{D}/bad.py", line) and run.error.file == f"lessons/{D}/bad.py"
 
 
+@pytest.mark.engine
 def test_the_experiments_before_a_failing_one_keep_their_output(root):
     lesson(root, D, {"fine": "print('算好了')\n", "bad": "print('一半')\nassert 1 > 2, '不成立'\n", "later": "print('没跑')\n"})
     run = runs(root, [D])[D]
@@ -172,17 +244,15 @@ def test_the_experiments_before_a_failing_one_keep_their_output(root):
     assert [f.name for f in run.files] == ["fine"] and run.file(f"lessons/{D}/fine.py").output() == "算好了\n"
 
 
-def test_a_failing_block_assert_quotes_its_own_source(root):
-    build = engine.Build(root)
-    try:
-        code = "x = 3\nassert x < 2\n"
-        answer = build.execute(C, "docs/p.md", engine.chain("", code), code, "docs/p.md:7")
-    finally:
-        build.close()
+@pytest.mark.engine
+def test_a_failing_block_assert_quotes_its_own_source(shared):
+    code = "x = 3\nassert x < 2\n"
+    answer = shared.execute(C, "docs/p.md", engine.chain("", code), code, "docs/p.md:7")
     error = answer["error"]
     assert (error["type"], error["message"], tuple(error["where"])) == ("AssertionError", "assert x < 2", ("docs/p.md", 9))
 
 
+@pytest.mark.engine
 def test_the_command_line_says_what_a_failing_check_checked(root):
     import subprocess
     import sys
@@ -193,6 +263,7 @@ def test_the_command_line_says_what_a_failing_check_checked(root):
     assert f"核对失败：lessons/{D}/bad.py:2：assert x < 2" in result.stderr, result.stderr
 
 
+@pytest.mark.engine
 def test_the_build_names_the_lessons_it_ran(root):
     runs(root)  # A, B and C recorded
     (root / "tinylm/extra.py").write_text("TWO = 3\n", encoding="utf-8")
@@ -250,6 +321,7 @@ def test_a_page_without_blocks_reports_a_failing_experiment_below_its_title(tmp_
     assert checks.failure_line(tmp_path, "\n# 99｜标题\n", 5, err) == 6  # nothing below it: the title it is
 
 
+@pytest.mark.engine
 def test_a_file_edited_and_put_back_finds_its_earlier_run(root):
     first = root / f"lessons/{A}/first.py"
     original = first.read_text(encoding="utf-8")
@@ -263,6 +335,7 @@ def test_a_file_edited_and_put_back_finds_its_earlier_run(root):
     assert len(list((root / f".cache/coursekit/runs/lessons.{A}").glob("*.json"))) == 2
 
 
+@pytest.mark.engine
 def test_the_run_cache_keeps_a_few_runs_per_lesson_and_stays_under_its_size(root, monkeypatch):
     first, cache = root / f"lessons/{A}/first.py", root / ".cache/coursekit"
     original = first.read_text(encoding="utf-8")
@@ -294,6 +367,7 @@ def test_the_run_cache_keeps_a_few_runs_per_lesson_and_stays_under_its_size(root
     assert len(list((cache / "runs").glob("*/*.json"))) == 2
 
 
+@pytest.mark.engine
 def test_a_record_rewritten_outside_the_build_is_run_again_never_shown(root):
     """The poisoning a probe found: a lesson's recorded run rewritten (here by the test, as any
     process outside the build could) to show 9.9999 where the code computes 6. The record no longer
@@ -313,6 +387,7 @@ def test_a_record_rewritten_outside_the_build_is_run_again_never_shown(root):
     assert not runs(root, [A])[A].executed  # what the build wrote itself is used
 
 
+@pytest.mark.engine
 def test_a_page_block_that_reads_what_its_lessons_run_did_not_runs_again_when_that_changes(root):
     """A red-team finding: a block importing a module its lesson's experiments never import was kept
     under the run's key alone, so editing that module left the page showing the old output. So for
@@ -331,6 +406,7 @@ def test_a_page_block_that_reads_what_its_lessons_run_did_not_runs_again_when_th
     assert outputs == ["N = 2 a\n", "N = 3 a\n", "N = 3 b\n"]
 
 
+@pytest.mark.engine
 def test_a_page_block_is_kept_while_the_files_it_read_are_unchanged(root):
     """A block is kept under what its worker had imported and read, not under every file of tinylm
     and lessons: editing a module no block and no run reads keeps it; editing one it imports does not."""
@@ -352,13 +428,14 @@ def test_a_page_block_is_kept_while_the_files_it_read_are_unchanged(root):
     assert reran() == 1
 
 
-def test_a_changed_block_after_kept_ones_sees_what_they_defined(root):
+@pytest.mark.engine
+def test_a_changed_block_after_kept_ones_sees_what_they_defined(tree):
     """Only the second block changed: the first comes from the cache, so the worker that runs the
     second runs the first before it (a NameError otherwise), and shows only the second's output."""
     first = "q = 5\nprint('first')\n"
     outputs = []
     for second in ("print('q', q)\n", "print('q + 1', q + 1)\n"):
-        build = engine.Build(root)
+        build = engine.Build(tree)
         try:
             outputs.append(build.execute(A, "docs/x.md", "", first, "docs/x.md:1")["output"])
             outputs.append(build.execute(A, "docs/x.md", engine.chain("", first), second, "docs/x.md:4")["output"])
@@ -379,6 +456,7 @@ def test_page_blocks_are_kept_under_every_file_of_the_kit(root, monkeypatch):
     assert engine.Build(root).tooling != before
 
 
+@pytest.mark.engine
 def test_a_lessons_comment_bindings_are_evaluated_by_its_run_so_its_page_starts_no_worker(root):
     """What comment_problems asks (the bindings in a lesson's comments and docstrings) is evaluated
     while the lesson's own run still holds its worker. Asked at the page instead, each lesson page
@@ -404,6 +482,7 @@ def test_a_lessons_comment_bindings_are_evaluated_by_its_run_so_its_page_starts_
         build.close()
 
 
+@pytest.mark.engine
 def test_the_pages_of_no_lesson_need_not_wait_for_the_lessons_runs(root, tmp_path):
     """The pages of no lesson (SITE) come first in the navigation; their run is empty and starts
     first, so those pages convert while every worker is busy with a lesson. Queued behind the

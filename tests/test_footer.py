@@ -18,6 +18,7 @@ def footer(html):
     return BeautifulSoup(html, "html.parser").select_one("aside.tl-repro")
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_the_footer_names_commit_tinylm_and_torch(built_site, lesson):
     lesson_html = lesson.html(built_site)
@@ -26,6 +27,7 @@ def test_the_footer_names_commit_tinylm_and_torch(built_site, lesson):
     assert commit[:12] in text and f"tinylm {tinylm.__version__}" in text and f"torch {metadata.version('torch')}" in text
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_the_report_link_opens_the_lesson_error_form_filled_in(built_site, lesson):
     link = footer(lesson.html(built_site)).select_one("a.tl-report")

@@ -12,6 +12,8 @@ import pytest
 
 from tests.conftest import copy_repo, lesson_params, mkdocs_build
 
+pytestmark = pytest.mark.build  # reads the built site or builds a copy
+
 
 def _first_bound_decimal(text: str) -> tuple[str, str]:
     """(the written decimal, the same with its last digit changed) of the first decimal bound in prose."""

@@ -13,6 +13,8 @@ from coursekit.core import engine, guard, numbers
 from coursekit.extensions import authoring
 from tests.conftest import LESSONS, ROOT, lesson_params, seed_of
 
+pytestmark = pytest.mark.build  # reads the built site or builds a copy
+
 PAGES = [pytest.param(lesson.page, id=lesson.id) for lesson in LESSONS]
 
 

@@ -71,6 +71,7 @@ def output_fences(lesson: Lesson) -> list[scan.Fence]:
     return [f for f in scan.fences(lesson.markdown()) if 'exec="1"' in f.info and 'result="output"' in f.info]
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_every_output_a_listing_shows_on_the_page_is_printed_by_the_command(lesson, built_site):
     soup = BeautifulSoup(lesson.html(built_site), "html.parser")

@@ -68,6 +68,7 @@ def test_the_first_listing_runs_on_its_own_with_its_imports(lesson):
     assert "grad_fn" not in result.stdout
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_every_listing_pasted_one_after_another_runs_and_prints_what_the_page_shows(lesson, built_site):
     markdown = lesson.markdown()
@@ -85,6 +86,7 @@ def test_every_listing_pasted_one_after_another_runs_and_prints_what_the_page_sh
     assert missing == []
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_the_page_shows_each_listing_as_its_file_has_it(lesson, built_site):
     article = BeautifulSoup(lesson.html(built_site), "html.parser").select_one("article")

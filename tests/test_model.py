@@ -127,6 +127,7 @@ def test_training_gives_the_same_numbers_with_one_or_two_threads():
         assert torch.allclose(torch.tensor(a), torch.tensor(b), atol=1e-9)  # far below the 4 decimals shown
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_each_lesson_prints_the_same_with_one_or_two_threads(lesson):
     """A reader's machine may use more cores than the build's workers (one thread each): the

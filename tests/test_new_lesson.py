@@ -50,11 +50,13 @@ def scratch(tmp_path_factory):
     return repo
 
 
+@pytest.mark.engine
 def test_the_template_lessons_companion_code_runs(scratch):
     run = subprocess.run([sys.executable, "-m", f"lessons.l{SCRATCH}"], cwd=scratch, capture_output=True, text=True)
     assert run.returncode == 0 and "tensor(2.3333)" in run.stdout and "全部核对通过" in run.stdout
 
 
+@pytest.mark.build
 def test_the_template_lesson_page_is_executed_at_build(scratch):
     soup = BeautifulSoup((scratch / f"site/lessons/{SCRATCH}-fixture/index.html").read_text(encoding="utf-8"), "html.parser")
     assert soup.select_one("h1").get_text().startswith(f"{SCRATCH}｜测试讲：模板能用吗")
@@ -62,12 +64,14 @@ def test_the_template_lesson_page_is_executed_at_build(scratch):
     assert soup.select_one("aside.tl-repro") is not None
 
 
+@pytest.mark.build
 def test_the_template_lessons_notebook_is_built_and_executed(scratch):
     nb = nbformat.read(scratch / f"site/lessons/{SCRATCH}-notebook/{SCRATCH}-notebook.ipynb", as_version=4)
     outputs = [o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert any("tensor(2.3333)" in o for o in outputs)
 
 
+@pytest.mark.build
 def test_the_template_lesson_and_its_notebook_are_in_the_navigation(scratch):
     soup = BeautifulSoup((scratch / "site/index.html").read_text(encoding="utf-8"), "html.parser")
     nav = {a.get_text(" ", strip=True): a.get("href") for a in soup.select("nav.md-nav--primary a.md-nav__link[href]")}
@@ -76,6 +80,7 @@ def test_the_template_lesson_and_its_notebook_are_in_the_navigation(scratch):
     assert f"第 {int(SCRATCH)} 讲 · 测试讲" in soup.select_one("nav.md-nav--primary").get_text()
 
 
+@pytest.mark.build
 def test_the_drift_guard_checks_the_template_lesson(scratch, tmp_path):
     line = edit(scratch, PAGE, "平均约为 2.3333", "平均约为 2.3343")
     try:
@@ -86,6 +91,7 @@ def test_the_drift_guard_checks_the_template_lesson(scratch, tmp_path):
     assert f"{PAGE}:{line}: 数字漂移：正文写 2.3343，代码现算 2.33333" in result.stderr
 
 
+@pytest.mark.build
 def test_making_a_lesson_that_exists_refuses_and_changes_nothing(scratch):
     before = (scratch / "mkdocs.yml").read_text(encoding="utf-8")
     again = new_lesson(scratch)
@@ -127,6 +133,7 @@ def awkward(tmp_path_factory):
     return repo
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("number", AWKWARD)
 def test_an_awkward_title_is_shown_as_written(awkward, number):
     title = AWKWARD[number]

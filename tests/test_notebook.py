@@ -10,7 +10,7 @@ from coursekit.core import guard
 from tests.conftest import ROOT, copy_repo, lesson_params, mkdocs_build
 from tests.test_lessons import output_fences, printed_by_experiment, stdout_of
 
-pytestmark = pytest.mark.parametrize("lesson", lesson_params())
+pytestmark = [pytest.mark.parametrize("lesson", lesson_params()), pytest.mark.build]
 
 
 def notebook_of(built_site, lesson):

@@ -84,6 +84,7 @@ def test_no_english_chrome_on_any_page(browser, base_url, name):
     page.close()
 
 
+@pytest.mark.build
 def test_the_404_page_is_chinese_and_titled(built_site):
     html = (built_site / "404.html").read_text(encoding="utf-8")
     assert "<title>找不到这一页 - 手写小模型，看懂大模型</title>" in html
@@ -154,6 +155,7 @@ def test_notebook_pages_read_like_the_site_on_a_phone(browser, base_url, built_s
         page.close()
 
 
+@pytest.mark.build
 def test_notebook_pages_stay_out_of_the_search_index(built_site):
     index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
     assert not [d["location"] for d in index["docs"] if "-notebook/" in d["location"]]
@@ -174,6 +176,7 @@ def test_no_space_between_two_chinese_characters_from_a_line_break(browser, base
     page.close()
 
 
+@pytest.mark.build
 def test_the_authoring_page_keeps_its_bullet_about_listing_markers(built_site):
     html = (built_site / "authoring/index.html").read_text(encoding="utf-8")
     assert "<code># --8&lt;-- [start:listing]</code> 与 <code># --8&lt;-- [end:listing]</code> 标出要展示的一段" in html
@@ -351,6 +354,7 @@ def lesson_entries(index: dict, lesson) -> list[dict]:
     return [d for d in index["docs"] if d["location"].startswith((lesson.url, lesson.notebook_url))]
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_a_lesson_adds_at_most_25_kb_to_the_search_index(built_site, lesson):
     """A lesson's page and notebook, with the source pages (shared by the lessons, counted with each)."""
@@ -363,6 +367,7 @@ def test_a_lesson_adds_at_most_25_kb_to_the_search_index(built_site, lesson):
     assert b"\\u" not in raw.split(b'"docs"', 1)[1]  # written as UTF-8, not as \\u escapes (6 bytes a character)
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_pages_index_their_words_not_their_code(built_site, lesson):
     from tests.test_listings import page_listings, snippet
@@ -381,6 +386,7 @@ def test_pages_index_their_words_not_their_code(built_site, lesson):
     assert code_lines and not [line for line in code_lines if line in text]  # nor the listings
 
 
+@pytest.mark.build
 def test_the_demo_script_loads_only_on_pages_with_a_widget(built_site):
     for path in built_site.rglob("*.html"):
         html = path.read_text(encoding="utf-8")
@@ -401,6 +407,7 @@ def nav_sections() -> dict[str, str]:
     return found
 
 
+@pytest.mark.build
 def test_previous_and_next_links_name_the_lesson_not_just_its_part(built_site):
     """“下一页：正文” from the home page did not say which lesson; the section's title comes first."""
     sections = nav_sections()

@@ -1,15 +1,24 @@
 """`mkdocs serve` while an author writes: edits show up, problems show on the page, headed by what
 happened, nothing a lesson's code does takes the server down or outlives the fix. The page edited
-is a scratch lesson's (tests/scratch_lesson.py), numbered after every lesson the course has."""
+is a scratch lesson's (tests/scratch_lesson.py), numbered after every lesson the course has.
+
+One copy and one `mkdocs serve` serve the whole module: each test makes its edits, and the `serve`
+fixture puts every file back afterwards and waits until the served pages are what they were before
+the test, so the next test starts from the same state."""
 
 import re
+import shutil
 import time
+from dataclasses import replace
 
 import pytest
+from bs4 import BeautifulSoup
 
 from scripts.drive import MkdocsServe
 from tests.conftest import edit
-from tests.scratch_lesson import SUMMARY, scratch_lesson, scratch_prototype, set_time_limit  # noqa: F401 - fixtures
+from tests.scratch_lesson import SUMMARY, scratch_prototype, set_time_limit  # noqa: F401 - fixtures
+
+pytestmark = pytest.mark.build
 
 
 class Serve(MkdocsServe):
@@ -33,17 +42,77 @@ class Serve(MkdocsServe):
         return html
 
 
-@pytest.fixture
-def lesson(scratch_lesson):
-    return scratch_lesson
+@pytest.fixture(scope="module")
+def lesson(scratch_prototype, tmp_path_factory):
+    """The module's copy of the repository with the default scratch lesson."""
+    repo = tmp_path_factory.mktemp("serve") / "repo"
+    shutil.copytree(scratch_prototype.repo, repo, ignore=shutil.ignore_patterns("site", "__pycache__"))
+    return replace(scratch_prototype, root=repo)
 
 
-@pytest.fixture
-def serve(lesson):
+@pytest.fixture(scope="module")
+def server(lesson):
     server = Serve(lesson)
     server.wait_for("第二个实验")
     yield server
     server.stop()
+
+
+def watched_files(lesson) -> dict:
+    """What the tests edit: the lesson's page and package, and two other pages."""
+    files = [lesson.repo / lesson.page, lesson.repo / "docs/index.md", lesson.repo / "docs/setup.md"]
+    files += [p for p in (lesson.repo / lesson.folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return {p: p.read_bytes() for p in files}
+
+
+def served(server) -> dict[str, str]:
+    """The text of the pages the tests change, as served now (the lesson's, its notebook's, the home
+    page, the setup page); None where the server does not answer."""
+    lesson = server.lesson
+    out = {}
+    for path in (lesson.url, lesson.notebook_url, "", "setup/"):
+        article = BeautifulSoup(server.page(path), "html.parser").select_one("article")
+        out[path] = " ".join(article.get_text(" ").split()) if article else None
+    return out
+
+
+def wait_until_rebuilt(server, mark: int, seconds: float = 120) -> None:
+    """Until the server has rebuilt after log line `mark` (what changed since is in) and no rebuild
+    is pending: a "Reloading browsers" after `mark`, and no "Detected file changes" after the last one."""
+    deadline = time.monotonic() + seconds
+    while True:
+        lines = server.lines[mark:]
+        reloads = [i for i, x in enumerate(lines) if "Reloading browsers" in x]
+        if reloads and not any("Detected file changes" in x for x in lines[reloads[-1]:]):
+            return
+        if time.monotonic() > deadline or server.proc.poll() is not None:
+            raise TimeoutError("no rebuild after the files were put back\n" + "".join(server.lines[-20:]))
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def serve(lesson, server):
+    """The module's server; after the test, every file it changed put back (what it added removed),
+    and the served pages waited for until they are as before the test."""
+    saved, before = watched_files(lesson), served(server)
+    assert None not in before.values() and "drift-report" not in server.page(), before
+    yield server
+    mark, changed = len(server.lines), False
+    for path in set(watched_files(lesson)) - set(saved):
+        path.unlink()  # e.g. an experiment file renamed by the test and not renamed back
+        changed = True
+    for path, content in saved.items():
+        if not path.exists() or path.read_bytes() != content:
+            path.write_bytes(content)
+            changed = True
+    assert not (lesson.repo / "docs/from-a-block.md").exists()
+    if changed:
+        wait_until_rebuilt(server, mark)
+    deadline = time.monotonic() + 120
+    while (now := served(server)) != before and time.monotonic() < deadline and server.proc.poll() is None:
+        time.sleep(0.2)
+    assert now == before, {p: (before[p], now[p]) for p in before if before[p] != now[p]}
+    server.wait_until_clean()
 
 
 def headline(html: str) -> str:
@@ -141,7 +210,7 @@ def test_serve_stops_an_endless_loop_at_the_time_limit(lesson, serve):
     assert "超过时间上限 3 秒" in html and time.monotonic() - start < 30
     remove_block(lesson, "while True:\n    pass")
     serve.wait_for("第二个实验")
-    serve.wait_until_clean()
+    serve.wait_until_clean()  # (the `serve` fixture puts the time limit back)
 
 
 def test_a_torch_patch_in_a_block_is_gone_once_the_block_is_removed(lesson, serve):

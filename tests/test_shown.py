@@ -78,6 +78,7 @@ def _tinylm_listing(lesson):
     return m and (m.group(1), m.group(2), lesson.markdown()[: m.start()].count("\n") + 1)
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params(having=_tinylm_listing))
 def test_shared_code_changing_under_a_lesson_fails_until_confirmed(tmp_path, lesson):
     repo = copy_repo(tmp_path / "repo", with_cache=True)
@@ -102,6 +103,7 @@ def test_shared_code_changing_under_a_lesson_fails_until_confirmed(tmp_path, les
     assert passed.returncode == 0, passed.stdout + passed.stderr
 
 
+@pytest.mark.build
 def test_confirm_refuses_while_the_build_fails_for_another_reason(tmp_path):
     repo = copy_repo(tmp_path / "repo", with_cache=True)
     lesson = LESSONS[0]
@@ -128,6 +130,7 @@ def _article(html: str, gone: list[str]) -> str:
     return str(article)
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params(LESSONS[:-1]))
 def test_later_lessons_leave_an_earlier_page_as_it_was(tmp_path, built_site, lesson):
     """The course without the lessons after this one builds this lesson's page as the course with them

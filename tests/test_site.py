@@ -4,10 +4,14 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from bs4 import BeautifulSoup
 
 from coursekit.extensions import crossref
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.build  # reads the built site or builds a copy
 
 
 def pages(site):

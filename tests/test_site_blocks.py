@@ -30,6 +30,7 @@ def real(tmp_path, monkeypatch):
     build.close()
 
 
+@pytest.mark.engine
 def test_a_block_on_a_page_of_no_lesson_runs_in_a_worker_and_cannot_reach_the_build(real):
     html = convert(real, "probe.md", "# 试验\n\n" + PATCH, folder="docs")
     assert "改好了" in html
@@ -38,6 +39,7 @@ def test_a_block_on_a_page_of_no_lesson_runs_in_a_worker_and_cannot_reach_the_bu
         convert(real, "after.md", "比例约为 0.5{=TIME_LIMIT}。\n", folder="docs")
 
 
+@pytest.mark.engine
 def test_a_raising_block_on_a_page_of_no_lesson_names_the_page_and_its_line(real):
     with pytest.raises(checks.PageProblems):
         convert(real, "probe.md", "# 试验\n\n文字。\n\n```python exec=\"1\"\nx = 1\n1 / 0\n```\n", folder="docs")
@@ -45,6 +47,7 @@ def test_a_raising_block_on_a_page_of_no_lesson_names_the_page_and_its_line(real
     assert problem.format().startswith("docs/probe.md:5: 代码块执行出错（第 7 行）：ZeroDivisionError"), problem.format()
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("lesson", LESSONS[-1:], ids=lambda lesson: lesson.id)
 def test_a_block_naming_another_lesson_is_refused_at_its_line(real, lesson):
     other = next((x for x in LESSONS if x.id != lesson.id), None)

@@ -1,6 +1,7 @@
 """Warm one-shot builds (coursekit/mkdocs_adapter/pagecache.py, the run cache's history): a build that reuses what
 did not change writes the same bytes as a cold build of the same tree, for every kind of edit, and
-an edit put back is a hit."""
+an edit put back is a hit. The tests that build carry the build marker; those that check a piece in
+process (the segmenter, a page's key, what mkdocs-jupyter loads) none: they are in the fast layer."""
 
 from __future__ import annotations
 
@@ -74,53 +75,65 @@ def snippet(repo: Path) -> str:
     raise AssertionError("no page includes a snippet")
 
 
-def edits(repo: Path) -> dict[str, tuple[str, str, str]]:
-    """Each kind of edit: (file, text, edited text), made and put back by the test."""
-    out = {}
+def edits(repo: Path) -> dict[str, list[tuple[str, str, str]]]:
+    """Each kind of edit: the (file, text, edited text) it makes, made and put back by the test.
+    Prose and code edit every lesson at once: each lesson's page, each lesson's __init__.py."""
+    out: dict[str, list[tuple[str, str, str]]] = {"prose": [], "code": []}
     for lesson in LESSONS:
         line = sentence(repo, lesson.page)
-        out[f"prose {lesson.id}"] = (lesson.page, line, line + "这是补上的一句。")
+        out["prose"].append((lesson.page, line, line + ADDED))
         init = f"{lesson.folder}/__init__.py"
         text = (repo / init).read_text(encoding="utf-8")
-        out[f"code {lesson.id}"] = (init, text, text + "# 只是多了一行注释\n")
+        out["code"].append((init, text, text + "# 只是多了一行注释\n"))
     init = (repo / "tinylm/__init__.py").read_text(encoding="utf-8")
-    out["tinylm"] = ("tinylm/__init__.py", init, init + "\n\ndef _unused():\n    return None\n")
+    out["tinylm"] = [("tinylm/__init__.py", init, init + "\n\ndef _unused():\n    return None\n")]
     shell = snippet(repo)
     text = (repo / shell).read_text(encoding="utf-8")
-    out["snippet"] = (shell, text, text + "# 只是多了一行注释\n")
+    out["snippet"] = [(shell, text, text + "# 只是多了一行注释\n")]
     config = (repo / "mkdocs.yml").read_text(encoding="utf-8")
     nav = re.search(r"\n  - (源码):", config)
     assert nav, "mkdocs.yml has no 源码 section"
-    out["navigation"] = ("mkdocs.yml", nav.group(0), nav.group(0).replace("源码", "全部源码"))
-    out["configuration"] = ("mkdocs.yml", "permalink_title: 本节链接", "permalink_title: 链到本节")
+    out["navigation"] = [("mkdocs.yml", nav.group(0), nav.group(0).replace("源码", "全部源码"))]
+    out["configuration"] = [("mkdocs.yml", "permalink_title: 本节链接", "permalink_title: 链到本节")]
     return out
 
 
-KINDS = [f"prose {lesson.id}" for lesson in LESSONS] + [f"code {lesson.id}" for lesson in LESSONS] + [
-    "tinylm", "snippet", "navigation", "configuration"]
+ADDED = "这是补上的一句。"
+KINDS = ["prose", "code", "tinylm", "snippet", "navigation", "configuration"]
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_warm_build_after_an_edit_is_byte_identical_to_a_cold_one(course, kind):
+    """Three builds a kind (warm, cold, put back) and six kinds, whatever the number of lessons; each
+    lesson is still covered: "prose" edits every lesson's page at once (each page converted again,
+    and only those: one a lesson) and "code" every lesson's __init__.py at once, where a kind per
+    lesson's page and one per its code made (2N + 4) × 3 builds for N lessons."""
     repo, first = course
-    path, old, new = edits(repo)[kind]
-    edit(repo, path, old, new)
+    made = []
     try:
+        for path, old, new in edits(repo)[kind]:
+            edit(repo, path, old, new)
+            made.append((path, old, new))
         log = build(repo, repo.parent / f"warm-{kind}")
         cold(repo, repo.parent / f"cold-{kind}")
         assert not differences(repo.parent / f"warm-{kind}", repo.parent / f"cold-{kind}")
-        assert differences(first, repo.parent / f"warm-{kind}")  # the edit shows somewhere
+        changed = differences(first, repo.parent / f"warm-{kind}")
+        assert changed  # the edit shows somewhere
         pages = len(list((repo / "docs").rglob("*.md"))) + len(LESSONS)
-        if kind.startswith("prose"):
-            assert converted(log) == 1  # that page alone
-        elif kind.startswith(("code", "tinylm")):
+        if kind == "prose":
+            assert converted(log) == len(LESSONS)  # the lessons' pages alone, one a lesson
+            assert [lesson.id for lesson in LESSONS if f"{lesson.url}index.html" not in changed] == []
+        elif kind in ("code", "tinylm"):
             assert 0 < converted(log) < pages  # the pages of lessons that ran again, and their notebooks
     finally:
-        edit(repo, path, new, old)
+        for path, old, new in reversed(made):
+            edit(repo, path, new, old)
     back = build(repo, repo.parent / f"back-{kind}")
     assert converted(back) == 0 and not differences(first, repo.parent / f"back-{kind}")  # put back: a hit
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("added, said", [
     ("比如 0.123456 这个数。", "未绑定的数字 0.123456"),
     ("见[别处](nowhere.md)。", "nowhere.md"),  # a warning: --strict fails, and a kept conversion would say nothing
@@ -139,6 +152,7 @@ def test_a_page_with_a_problem_is_converted_and_reported_every_time(course, tmp_
         edit(repo, lesson.page, line + added, line)
 
 
+@pytest.mark.build
 def test_conversions_kept_per_page_are_bounded(course):
     repo, _ = course
     folders = [p for p in (repo / ".cache/coursekit/converted").iterdir() if p.is_dir()]
@@ -216,6 +230,7 @@ def test_a_page_is_converted_again_when_any_file_it_includes_changes(tmp_path):
         before = key()
 
 
+@pytest.mark.build
 def test_confirming_a_page_that_did_not_change_says_so_from_a_warm_cache(course):
     """confirm_shown.py's build converts every lesson page (it records what each shows), cache or not."""
     import subprocess
@@ -246,6 +261,7 @@ def test_a_page_that_names_its_lesson_in_front_matter_is_keyed_by_that_lessons_r
     assert key("first run") != key("second run")
 
 
+@pytest.mark.build
 def test_a_page_whose_block_reads_a_file_no_run_reads_is_converted_again_when_it_changes(course, tmp_path):
     """A page's kept conversion holds what its blocks imported and read: editing a module only a
     block imports converts that page again (it shows the new output), and only that page."""

@@ -150,6 +150,7 @@ def test_widgets_declared_reads_the_string_expressions_of_executed_blocks_only()
 
 # ---------------------------------------------------------------- a scratch lesson's page
 
+@pytest.mark.build
 def test_the_honest_page_passes_and_its_widgets_embed_the_lessons_numbers(lesson, monkeypatch):
     write(lesson)
     html, problems = convert(lesson.repo, lesson.page, monkeypatch)
@@ -160,6 +161,7 @@ def test_the_honest_page_passes_and_its_widgets_embed_the_lessons_numbers(lesson
         assert fence._unsearched(made) in html
 
 
+@pytest.mark.build
 def test_a_widget_named_another_expression_shows_that_expression_bound(lesson, monkeypatch):
     """`q="q * 2"` is bound like `{=q * 2}`: the page says what it shows, the build checks it."""
     write(lesson, old='q="q", k="k", v="v"))', new='q="q * 2", k="k", v="v"))')
@@ -175,6 +177,7 @@ def test_a_widget_named_another_expression_shows_that_expression_bound(lesson, m
     (block("q2 = q * 2"), 'q="q", k="k", v="v"))', 'q="q2", k="k", v="v"))',
      "逐步演示的 q 读的 q2 不是本讲代码算出的值（在本讲的命名空间里：NameError"),
 ], ids=["bare-embed", "rebound-in-a-block", "a-name-of-the-page"])
+@pytest.mark.build
 def test_a_widget_fed_another_tensor_fails_the_page_at_its_block(lesson, monkeypatch, before, old, new, message):
     text = write(lesson, before, old.format(d=DEMO), new.format(d=DEMO))
     _, problems = convert(lesson.repo, lesson.page, monkeypatch)
@@ -183,6 +186,7 @@ def test_a_widget_fed_another_tensor_fails_the_page_at_its_block(lesson, monkeyp
     assert any(s.startswith(f"{lesson.page}:{line}: {message}") for s in said(problems)), said(problems)
 
 
+@pytest.mark.build
 def test_an_in_place_change_before_the_demo_fails_at_the_block_that_made_it_and_at_the_widgets(lesson, monkeypatch):
     text = write(lesson, block("q[0, 0] = 9.0"))
     _, problems = convert(lesson.repo, lesson.page, monkeypatch)
@@ -199,6 +203,7 @@ def test_an_in_place_change_before_the_demo_fails_at_the_block_that_made_it_and_
     assert {p.kind for p in problems} == {"drift"}
 
 
+@pytest.mark.build
 def test_an_in_place_change_of_a_value_only_the_prose_reads_fails_at_that_block(lesson, monkeypatch):
     text = write(lesson, block("weights.mul_(2)"))
     _, problems = convert(lesson.repo, lesson.page, monkeypatch)
@@ -206,12 +211,14 @@ def test_an_in_place_change_of_a_value_only_the_prose_reads_fails_at_that_block(
                               f"而第 {lesson.line_of('q₀ 是')} 行的绑定读的是它改之前的值；要改就先复制一份（weights.clone()）"]
 
 
+@pytest.mark.build
 def test_changing_a_copy_passes(lesson, monkeypatch):
     write(lesson, block("mine = q.clone()\nmine[0, 0] = 9.0\nother = weights * 2"))
     _, problems = convert(lesson.repo, lesson.page, monkeypatch)
     assert said(problems) == []
 
 
+@pytest.mark.build
 def test_mkdocs_build_strict_fails_naming_the_page_and_the_lines(lesson, tmp_path):
     """A real build: the honest page has no problem, the page with an in-place change fails there."""
     write(lesson)
@@ -255,6 +262,7 @@ def test_every_widget_of_a_lesson_names_the_lesson_expressions_it_shows(lesson):
                    for r in widgets.ROLES if r in named)
 
 
+@pytest.mark.build
 @pytest.mark.parametrize("lesson", HAS_WIDGET)
 def test_an_in_place_change_before_a_lessons_first_widget_fails_its_page(lesson, tmp_path, monkeypatch):
     repo = copy_repo(tmp_path / "repo", with_cache=True)
