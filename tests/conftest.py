@@ -30,6 +30,8 @@ from scripts.drive import ROOT, copy_repo, mkdocs_build  # re-exported for the t
 from tests.harness import Lesson, lessons
 
 LESSONS: list[Lesson] = lessons(ROOT)
+# A browser test's wait for a state (ms): a loaded machine reaches it late, a broken page never.
+LOADED = 120_000
 
 
 def lesson_params(lessons=None, having=None):
@@ -75,11 +77,26 @@ def repo_copy(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium, driven by Playwright."""
+    """Debian's Chromium, driven by Playwright; its pages wait up to LOADED for a state."""
     from scripts.drive import chromium
 
     with chromium() as b:
-        yield b
+        yield _Patient(b)
+
+
+class _Patient:
+    """A browser whose new pages wait for states as long as a loaded machine needs."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_page(self, **options):
+        page = self._browser.new_page(**options)
+        page.set_default_timeout(LOADED)
+        return page
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
 
 
 @pytest.fixture(scope="session")

@@ -71,6 +71,21 @@ def test_no_expression_is_expanded_inside_a_shell_script():
             assert "${{" not in step.get("run", ""), (path.name, job, step.get("name"))
 
 
+def test_ci_runs_every_layer_of_the_test_command_as_its_own_job():
+    """The matrix is the layers the test command knows, which are the markers tests/conftest.py
+    allows plus the unmarked fast layer: together, every test."""
+    from tests.conftest import LAYERS
+
+    job = load(ROOT / ".github/workflows/ci.yml")["jobs"]["test"]
+    assert job["strategy"]["matrix"]["layer"] == ["fast", *LAYERS]
+    assert job["strategy"]["fail-fast"] is False  # a failing layer does not hide another's verdict
+    assert [s["run"] for s in job["steps"] if "run" in s] == ['bash scripts/test.sh --layer "$LAYER"']
+    test_sh = (ROOT / "scripts/test.sh").read_text(encoding="utf-8")
+    assert "[fast]=\"not engine and not build and not browser\"" in test_sh
+    assert all(f"[{layer}]=\"{layer}\"" in test_sh for layer in LAYERS)
+    assert "exec bash scripts/test.sh\n" in (ROOT / ".ci/run").read_text(encoding="utf-8")  # all layers
+
+
 def writes(job) -> set[str]:
     return {k for k, v in (job.get("permissions") or {}).items() if v == "write"}
 
