@@ -24,9 +24,9 @@ from tests.harness import Lesson
 FILES = {
     "first": ("第一个实验：几个数", '''\
         """first：几个数和它们的平均。"""
+        # --8<-- [start:listing]
         import torch
 
-        # --8<-- [start:listing]
         a = torch.tensor([1., 2., 4.])
         print("平均：", a.mean())
         # --8<-- [end:listing]

@@ -118,6 +118,8 @@ CHECKS = [
     ('assert b.sum() == 15, "加倍后的和应是 15"', "核对失败：加倍后的和应是 15"),  # its own message
     ("assert b.sum() == 15", "核对失败：assert b.sum() == 15"),  # none: its source
 ]
+# the import a listing needs moved just above its shown section: the run is green, a reader's paste is not
+PASTED = ("# --8<-- [start:listing]\nimport torch\n\n", "import torch\n\n# --8<-- [start:listing]\n")
 
 
 def insert_at_the_top(lesson, name: str, code: str) -> int:
@@ -165,8 +167,8 @@ def broken(tmp_path_factory) -> Broken:
 
     tmp = tmp_path_factory.mktemp("broken")
     repo = copy_repo(tmp / "repo", with_cache=True)
-    faults = [(where, code) for where, code, _, _ in FAULTS] + [check for check, _ in CHECKS]
-    messages = dict(zip(faults, [m for *_, m, _ in FAULTS] + [m for _, m in CHECKS]))
+    faults = [(where, code) for where, code, _, _ in FAULTS] + [check for check, _ in CHECKS] + [PASTED]
+    messages = dict(zip(faults, [m for *_, m, _ in FAULTS] + [m for _, m in CHECKS] + ["按页面顺序粘贴运行会出错"]))
     lessons = {fault: make_lesson(repo, number, f"fault-{number}", f"草稿：第 {number} 讲出错的样子")
                for fault, number in zip(faults, free_numbers(repo, len(faults)))}
     confirm(*lessons.values())
@@ -178,6 +180,7 @@ def broken(tmp_path_factory) -> Broken:
     for check, _ in CHECKS:
         lesson = lessons[check]
         expected[check] = edit(repo, lesson.file("second"), 'assert b.sum() == 14, "加倍后的和应是 14"', check)
+    expected[PASTED] = edit(repo, lessons[PASTED].file("first"), *PASTED)  # the import's line
     return Broken(mkdocs_build(repo, tmp / "site"), lessons, expected, messages)
 
 
@@ -204,6 +207,16 @@ def test_a_failing_check_says_what_it_checked_at_the_block_that_shows_it(broken,
     assert f"{lesson.page}:{shown}: 本讲的代码运行失败（{lesson.file('second')}:{line}）：{message}\n" in result.stderr, \
         result.stderr
     assert "AssertionError" not in result.stderr and "WARNING" not in result.stderr
+
+
+def test_a_listing_that_cannot_run_pasted_in_page_order_fails_the_build_at_its_line(broken):
+    result, lesson = broken.result, broken.lessons[PASTED]
+    assert result.returncode != 0
+    said = [x for x in broken.lines_saying("按页面顺序粘贴运行会出错") if f"{lesson.page}:" in x]
+    message = (f"{lesson.page}:{lesson.listing_line('first')}: 这段代码按页面顺序粘贴运行会出错：用到 torch，"
+               f"它由 {lesson.file('first')}:{broken.expected[PASTED]} 定义，那一行页面上没有展示；"
+               "把那一行放进展示的段落，或在前面的代码块里展示它")
+    assert len(said) == 1 and said[0].endswith(message), result.stderr
 
 
 # ---- Zensical -----------------------------------------------------------------------------------

@@ -141,6 +141,15 @@ def test_serve_shows_an_experiment_edit_in_the_page_and_the_notebook(lesson, ser
     serve.wait_for("代码现算 1.75")  # the page ran the edited lesson code, not a stale import
 
 
+def test_serve_names_a_listing_that_cannot_run_pasted_in_page_order(lesson, serve):
+    line = edit(lesson.repo, lesson.file("first"), "# --8<-- [start:listing]\nimport torch\n\n",
+                "import torch\n\n# --8<-- [start:listing]\n")
+    message = (f"{lesson.page}:{lesson.listing_line('first')}: 这段代码按页面顺序粘贴运行会出错：用到 torch，"
+               f"它由 {lesson.file('first')}:{line} 定义，那一行页面上没有展示")
+    html = serve.wait_for(message)
+    assert "drift-report" in html and message in serve.wait_for_log(message)
+
+
 def test_a_lesson_summary_edit_reaches_the_home_page_table(lesson, serve):
     """The home page's table is made from every lesson's SUMMARY: an incremental rebuild redoes it."""
     assert SUMMARY in serve.page("")

@@ -23,7 +23,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit.core import CourseError, engine, footer, guard, manifest, scan, shown, stamps, widgets
+from coursekit.core import CourseError, engine, footer, guard, manifest, pasted, scan, shown, stamps, widgets
 from coursekit.extensions import authoring
 
 log = logging.getLogger("coursekit")
@@ -130,6 +130,7 @@ class GuardPreprocessor(Preprocessor):
                 except engine.LessonError as err:
                     _lesson_failed(state, err, path, text, first)
         out = _check(state, path, text, first)
+        state.problems += paste_problems(root, path, text, first, shows_by_default=not lesson_id)
         widgets.prepare(state, out)  # what the page's widgets show is bound like its numbers
         if fm:
             title = re.search(r"^title:[ \t]*(.*)$", fm, re.M)
@@ -206,6 +207,31 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
             out += [indent + s if s else s for s in checked.split("\n")]
         i = end + 1
     return "\n".join(out)
+
+
+def paste_problems(root: Path, path: str, text: str, first: int, shows_by_default: bool) -> list[guard.Problem]:
+    """The blocks of a page (`text`, its first line `first`) whose shown code, pasted in page order,
+    stops at a name that no shown line binds (coursekit.core.pasted), at each block's line. A listing
+    shows its code when it says `source=`, or on a page of no lesson, where `source` is "above"."""
+    from coursekit.extensions import fence
+
+    listings, sources = [], {}
+    for f in scan.fences(text):
+        spec = LISTING.search(f.info)
+        if not f.executed or not (f.shows_source or (spec and shows_by_default)):
+            continue
+        if spec is None:
+            parts = [pasted.Part(path, "\n".join(f.lines), 0, 0)]
+        else:
+            try:
+                parts = [pasted.Part(rel, code, a, b) for rel, code, (a, b) in fence.sections(spec.group(1), root)]
+            except (OSError, FileNotFoundError):  # the block reports it; what follows it can't be judged
+                break
+            for p in parts:
+                if p.path.endswith(".py") and p.path not in sources:
+                    sources[p.path] = (root / p.path).read_text(encoding="utf-8")
+        listings.append(pasted.Listing(first + f.start - 1, tuple(parts)))
+    return [guard.Problem(path, m.listing.line, m.message(), kind="code") for m in pasted.missing(listings, sources)]
 
 
 def _missing(state: PageState, path: str, line: int, specs: list[str]) -> str:
