@@ -103,6 +103,17 @@ KINDS = ["prose", "code", "tinylm", "snippet", "navigation", "configuration"]
 
 
 @pytest.mark.build
+def test_a_copy_elsewhere_with_its_cache_converts_no_page_and_writes_the_same_bytes(course, tmp_path):
+    """Conversions are keyed by paths relative to the repository: another clone at another path with
+    the cache (a copy of a scratch course, a restored CI cache) converts nothing it need not."""
+    repo, first = course
+    clone = tmp_path / "elsewhere" / "clone"
+    shutil.copytree(repo, clone, ignore=shutil.ignore_patterns("__pycache__"))
+    assert converted(build(clone, tmp_path / "site")) == 0
+    assert not differences(first, tmp_path / "site")
+
+
+@pytest.mark.build
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_warm_build_after_an_edit_is_byte_identical_to_a_cold_one(course, kind):
     """Three builds a kind (warm, cold, put back) and six kinds, whatever the number of lessons; each

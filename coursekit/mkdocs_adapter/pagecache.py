@@ -9,7 +9,9 @@ this kit can name, so they are kept in `.cache/coursekit`, sealed like every rec
   conversion reads: the page's source; what it shows besides its text (its lesson's run, the files
   it includes, other lessons' titles: `incremental.fingerprint`); the site's structure (mkdocs.yml,
   overrides, templates, this kit's code, snippets, the reviewed records, the list of files);
-  the conversion's configuration; the versions of the libraries that convert. A page whose blocks
+  the conversion's configuration; the versions of the libraries that convert. Paths in the key are
+  relative to the repository, so a copy of it elsewhere (another clone, a restored CI cache) with
+  its `.cache/coursekit` converts nothing it need not. A page whose blocks
   ran keeps the files of `tinylm` and `lessons` they had imported or read (`engine.Build.page_deps`),
   and is restored only while those read as they did. Only a conversion without problems is kept,
   so a failing page is converted, and reported, every time.
@@ -68,10 +70,13 @@ def _tree(root: Path, names) -> str:
     return _sha(*stamps.tree(root, names))
 
 
-def _configured(config) -> str:
-    """What of the configuration a conversion reads, without the addresses Python gives objects."""
+def _configured(config, root: Path) -> str:
+    """What of the configuration a conversion reads, without the addresses Python gives objects
+    and with the docs folder relative to the repository (MkDocs makes it absolute): a copy of the
+    repository elsewhere, with its cache, reuses the conversions."""
     keep = {k: config.get(k) for k in ("markdown_extensions", "mdx_configs", "use_directory_urls", "site_url",
                                        "docs_dir", "extra", "validation")}
+    keep["docs_dir"] = os.path.relpath(keep["docs_dir"] or "docs", root)
     return re.sub(r" at 0x[0-9a-f]+", "", repr(sorted(keep.items())))
 
 
@@ -106,9 +111,9 @@ class PageCache:
         self._declarations = incremental.Declarations(root)
         reviewed = sorted(root.glob("lessons/*/reviewed.json"))
         self.site = _sha(str(FORMAT), _tree(root, SITE_INPUTS), _tree(KIT.parent, [KIT.name]),
-                         _tree(root, [p.relative_to(root) for p in reviewed]), _configured(config), os.getcwd(),
+                         _tree(root, [p.relative_to(root) for p in reviewed]), _configured(config, root), os.path.relpath(os.getcwd(), root),
                          _versions(CONVERTERS), json.dumps(build.versions, sort_keys=True),
-                         *sorted(f.src_uri for f in files))  # the working folder: snippets' base_path is "."
+                         *sorted(f.src_uri for f in files))  # the working folder, relative: snippets' base_path is "."
 
     # ---- conversions ------------------------------------------------------------------------------
     def key(self, page) -> str:
