@@ -223,7 +223,7 @@ def test_a_listing_that_cannot_run_pasted_in_page_order_fails_the_build_at_its_l
 
 
 def zensical(repo):
-    """The site built by Zensical, as the README says to: through the kit's Zensical adapter."""
+    """The site built by Zensical, as 如何写一讲 says to: through the kit's Zensical adapter."""
     env = {**os.environ, "PYTHONPATH": str(repo)}
     return subprocess.run([sys.executable, "-m", "coursekit.zensical_adapter", "build"], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=600)
@@ -262,7 +262,7 @@ def test_zensical_builds_the_same_site_as_mkdocs(zensical_course):
 
 def test_zensical_serve_shows_a_saved_page_and_a_changed_experiments_notebook(tmp_path):
     """The adapter's serve copies a page saved under docs/ to Zensical's staging folder, and makes
-    a lesson's notebook again when its code changes (README "Two builders")."""
+    a lesson's notebook again when its code changes (coursekit/README.md, "Two builders")."""
     from scripts.drive import MkdocsServe, course_lessons
     from tests.conftest import copy_repo
 

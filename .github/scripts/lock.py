@@ -16,8 +16,8 @@ import sys
 
 HEADER = """\
 # 锁定文件：网站、课程代码与测试装的每一个 Python 包（含间接依赖）的确切版本。
-# requirements.txt 与 requirements-test.txt 用 -c 引用它；scripts/test.sh、CI 和 README 的
-# 命令都经由它们安装，所以两次构建装的是同一批包。在 Linux x86-64 的 CPython 3.11 上解析；
+# requirements.txt 与 requirements-test.txt 用 -c 引用它；scripts/setup.sh（README 的两条命令和 CI
+# 都用它）经由它们安装，所以两次构建装的是同一批包。在 Linux x86-64 的 CPython 3.11 上解析；
 # torch 写 2.13.0，CPU 版（2.13.0+cpu）也满足它。要升级某个包：改 requirements*.txt 里它的版本
 # （间接依赖就删掉它这一行），再按 .github/scripts/lock.py 开头的两条命令重新生成本文件。
 """

@@ -476,8 +476,8 @@ def _bind(rel: str, text: str, evaluate_all) -> Checked:
 
 
 # Edits an author might make to a lesson, made to the kit's own example lesson (coursekit/example),
-# and what the guard says about them: README and 如何写一讲 show these messages, produced by the guard
-# itself (the page runs this; a test compares the README).
+# and what the guard says about them: coursekit/README.md and 如何写一讲 show these messages, produced by
+# the guard itself (the page runs this; a test compares coursekit/README.md).
 EXAMPLE_EDITS = [
     ("分母是它们的和 5.0562{=", "分母是它们的和 5.0526{="),  # a number changed in the prose
     ("负得分也是允许的", "负得分（比如 -0.3）也是允许的"),  # a new number that nothing binds

@@ -1,4 +1,4 @@
-"""The kit's own numbers that its pages state (如何写一讲, the README): a page outside a lesson binds
+"""The kit's own numbers that its pages state (如何写一讲 and other pages outside a lesson): such a page binds
 to these names, `最多运行 60 秒{=TIME_LIMIT}`, so the page follows the kit when a limit changes.
 A page that belongs to a lesson (front matter `session: l10`) binds to that lesson's names instead."""
 
