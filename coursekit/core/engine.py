@@ -718,7 +718,15 @@ def _seal_key(cache: Path) -> bytes:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as out:
         out.write(key)
-    os.replace(tmp, path)
+    try:  # the first of two builds starting at once wins; the other uses its key
+        os.link(tmp, path)
+    except FileExistsError:
+        if len(theirs := path.read_bytes()) == 32:
+            key = theirs
+        else:  # not a key: replaced
+            os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return key
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import os
 import re
 from html import escape
 from pathlib import Path
@@ -175,8 +176,10 @@ def write(build, root: Path, folder: Path, lesson_id: str, made: str | None = No
         nb.cells.insert(0, nbformat.v4.new_markdown_cell(f"!!! danger\n\n    {message}", id="build-error"))
     target.parent.mkdir(parents=True, exist_ok=True)
     text = nbformat.writes(nb) + "\n"
-    if not target.is_file() or target.read_text(encoding="utf-8") != text:
-        target.write_text(text, encoding="utf-8")
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:  # whole or not at all: another
+        tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")  # build of the tree may be reading it
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
     if run.error is None:
         build.write(record, {"key": [run.key, made]})
     else:
