@@ -28,9 +28,9 @@ pytestmark = pytest.mark.build
 
 LATER_CODE = '''\
     """reuse：直接用前一讲算好的 b。"""
+    # --8<-- [start:listing]
     from lessons.lEARLIER.second import b
 
-    # --8<-- [start:listing]
     total = b.sum()
     print("接着前一讲，b 的和：")
     print(total)

@@ -24,10 +24,10 @@ from tinylm import causal_mask
 
 DATA = ("本讲的 q、k、v", '''\
     """data：本讲的 q、k、v 与掩码。"""
+    # --8<-- [start:listing]
     import torch
     from tinylm import attention_steps, causal_mask
 
-    # --8<-- [start:listing]
     q = torch.tensor([[1., 0.], [0., 1.], [1., 1.]])
     k = torch.tensor([[1., 0.], [0., 1.], [1., 1.]])
     v = torch.tensor([[1., 0.], [0., 2.], [1., 2.]])
