@@ -2,7 +2,7 @@
 # 运行全部测试。先由 scripts/setup.sh --test 装齐一切，再做代码检查（规则见 pyproject.toml），
 # 然后运行 pytest。测试分四层（tests/conftest.py 说明各层）：
 #   bash scripts/test.sh                全部四层
-#   bash scripts/test.sh --fast         只跑快的一层（进程内，约一分钟）：写作时常跑它
+#   bash scripts/test.sh --fast         只跑快的一层（进程内，约半分钟）：写作时常跑它
 #   bash scripts/test.sh --layer build  只跑一层：fast、engine、build 或 browser（CI 并行各跑一层）
 # 其余参数原样传给 pytest，例如 -k drift。
 set -euo pipefail
@@ -18,13 +18,15 @@ declare -A LAYERS=(
   [fast]="not engine and not build and not browser"
   [engine]="engine" [build]="build" [browser]="browser"
 )
-select=()
+select=() dist=loadfile
 case "${1:-}" in
-  --fast) select=(-m "${LAYERS[fast]}"); shift ;;
+  --fast) select=(-m "${LAYERS[fast]}") dist=load; shift ;;  # nothing shared to keep together
   --layer)
     [ -n "${LAYERS[${2:-}]+x}" ] || { echo "scripts/test.sh: --layer 只能是 fast、engine、build 或 browser，不是「${2:-}」" >&2; exit 2; }
     select=(-m "${LAYERS[$2]}"); shift 2 ;;
 esac
 
 python -m ruff check --no-cache .
-exec python -m pytest "${select[@]}" "$@"
+# 每个核一个进程并行（pytest-xdist）；同一个文件的测试在同一个进程里，共用它的构建、服务和浏览器。
+# TEST_WORKERS=0 在本进程里跑（调试时用）。
+exec python -m pytest -n "${TEST_WORKERS:-auto}" --dist "$dist" "${select[@]}" "$@"

@@ -7,7 +7,7 @@ them as parallel jobs, `.ci/run` all of them):
 
 - fast (no marker): in process, on literal inputs and small fixture trees: the guard, numbers,
   printed output, proposals, records, tinylm, cross references. What an author runs while writing
-  (`bash scripts/test.sh --fast`, about a minute). A test here may not build, serve, start a
+  (`bash scripts/test.sh --fast`, about half a minute). A test here may not build, serve, start a
   lesson's worker, run a lesson or a script that does, or open a browser: `_fast_stays_fast` below
   fails it, saying which layer it belongs to.
 - engine: lessons run in real workers, on a small fixture tree (tests/test_engine.py).
@@ -15,10 +15,15 @@ them as parallel jobs, `.ci/run` all of them):
   read of the session's built site (`built_site`, `lesson_html`); only these parametrize over the
   course's lessons.
 - browser: Debian's Chromium through Playwright, on the built site; waits on states, never on times.
+
+`scripts/test.sh` runs them in one process a core (pytest-xdist), a test file's tests in one
+process (they share its module's copies and serves); the built site is built once for all.
 """
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import re
 import subprocess
@@ -56,10 +61,18 @@ def edit(repo: Path, path: str, old: str, new: str) -> int:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The real repository built once with `mkdocs build --strict`."""
-    site = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(ROOT, site)
-    assert result.returncode == 0, result.stdout + result.stderr
+    """The real repository built once with `mkdocs build --strict`: once for the whole run, whatever
+    the number of pytest-xdist workers (the first to ask builds it under a lock, the others read it)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # xdist: one basetemp a worker
+    site, said = shared / "built-site", shared / "built-site.json"
+    with open(shared / "built-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not said.exists():
+            result = mkdocs_build(ROOT, site)
+            said.write_text(json.dumps([result.returncode, result.stdout + result.stderr]), encoding="utf-8")
+    returncode, log = json.loads(said.read_text(encoding="utf-8"))
+    assert returncode == 0, log
     return site
 
 
