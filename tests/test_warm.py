@@ -172,6 +172,23 @@ def test_conversions_kept_per_page_are_bounded(course):
     assert searched and all(len(list(f.glob("*.json"))) <= pagecache.KEEP for f in searched)
 
 
+def test_a_kept_record_used_again_outlives_newer_ones(tmp_path):
+    """Pruning keeps the most recently used, not the most recently made: the test_warm course's first
+    conversion, restored after each kind of edit is put back, survives the kinds' newer ones."""
+    import os
+
+    records = []
+    for n in range(pagecache.KEEP + 2):
+        path = tmp_path / f"{n}.json"
+        path.write_text("{}", encoding="utf-8")
+        os.utime(path, ns=(n * 10**9, n * 10**9))
+        records.append(path)
+    pagecache._used(records[0])  # the oldest made, used just now
+    pagecache._prune(tmp_path)
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(
+        p.name for p in [records[0], *records[-(pagecache.KEEP - 1):]])
+
+
 def test_search_segments_the_same_words_from_the_dictionarys_table(tmp_path, monkeypatch):
     import jieba
 

@@ -52,7 +52,7 @@ from coursekit.extensions import checks
 from coursekit.mkdocs_adapter import incremental
 
 FORMAT = 1
-KEEP = 8  # conversions and search entries kept per page, as runs per lesson: an edit put back is a hit
+KEEP = 8  # conversions and search entries kept per page (the least recently used go), as runs per lesson
 CONVERTERS = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "pygments", "markdown-exec",
               "mkdocs-jupyter", "nbconvert", "nbformat")
 SITE_INPUTS = ("mkdocs.yml", "overrides", "templates", "coursekit", "snippets")
@@ -195,6 +195,7 @@ class PageCache:
                 and self._blocks_hold(kept.get("blocks", _NONE)):
             self.restored.add(page.file.src_uri)
             page.render = types.MethodType(restore, page)
+            _used(path)
         else:
             self.converted.add(page.file.src_uri)
             page.render = types.MethodType(render, page)
@@ -223,6 +224,7 @@ class PageCache:
             kept = self.build.read(path)
             if isinstance(kept.get("entries"), list):
                 index.entries.extend(dict(pairs) for pairs in kept["entries"])
+                _used(path)
                 return
             before = len(index.entries)
             index_page(page)
@@ -242,6 +244,15 @@ class _Warnings(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.seen = True
+
+
+def _used(path: Path) -> None:
+    """A kept record just used is the last to be pruned (as a lesson's runs are): going back and
+    forth between two versions of a page keeps both, however many others came between."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
 
 
 def _prune(folder: Path) -> None:
