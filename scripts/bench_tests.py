@@ -1,7 +1,7 @@
 """How long the README's test command takes in a fresh clone, and what each added lesson adds.
 Prints, asserts nothing.
 
-    python scripts/bench_tests.py [--added 0 3] [--keep]
+    .venv/bin/python scripts/bench_tests.py [--added 0 3] [--keep]
 
 For each count N it clones the repository's committed tree (`git clone`, so no `.venv`, no cache),
 adds N lessons with `scripts/new_lesson.py` and the template's content (committed in the clone),
