@@ -17,8 +17,8 @@ Measured (2-core machine, 2 test workers; 0 added at 6e9d045, 3 added at 3eef10d
 | `bash scripts/test.sh` from a fresh clone (s) | 496 | 678 | +61 | ≤ 600 s; ≤ 20 s a lesson |
 | `bash scripts/test.sh --fast` (s) | 30.9 | 48.5 | +5.9 | ≤ 60 s |
 
-The slope is over target: a template lesson adds about 100 s of test time (43 s of wall time on two
-workers), about half of it in browser tests that load each lesson page once per width and scheme.
+The slope is over target: a template lesson adds about 61 s of wall time; its slow tests sum to about
+100 s on the two workers, half of it browser tests that load each lesson page once per width and scheme.
 """
 
 from __future__ import annotations
