@@ -112,6 +112,20 @@ class _Patient:
         return getattr(self._browser, name)
 
 
+SCHEMES = {"dark": "slate", "light": "default"}  # the reader's preference -> Material's scheme
+TOGGLE = "切换到浅色"  # mkdocs.yml: the dark palette's toggle
+
+
+def in_each_scheme(page):
+    """For a page opened with color_scheme="dark": yields "dark" (as a reader who prefers it meets the
+    page), then switches the palette with its toggle, as a reader does, and yields "light"."""
+    page.locator(f'body[data-md-color-scheme="{SCHEMES["dark"]}"]').wait_for()
+    yield "dark"
+    page.get_by_title(TOGGLE).first.click()
+    page.locator(f'body[data-md-color-scheme="{SCHEMES["light"]}"]').wait_for()
+    yield "light"
+
+
 @pytest.fixture(scope="session")
 def base_url(built_site):
     """The built site on a local port."""

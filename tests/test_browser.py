@@ -5,14 +5,10 @@ meets it, then light through the palette's toggle, as a reader switches."""
 
 import pytest
 
-from tests.conftest import LESSONS, ROOT, lesson_params
+from tests.conftest import LESSONS, ROOT, in_each_scheme, lesson_params
 
 ARTIFACTS = ROOT / "test-artifacts"
 pytestmark = pytest.mark.browser
-
-
-SCHEMES = {"dark": "slate", "light": "default"}  # the reader's preference -> Material's scheme
-TOGGLE = "切换到浅色"  # mkdocs.yml: the dark palette's toggle
 
 
 def opened(browser, url: str, width: int):
@@ -26,15 +22,6 @@ def opened(browser, url: str, width: int):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url, wait_until="networkidle")
     return page, requested, failed, errors
-
-
-def in_each_scheme(page):
-    """Yields "dark", then switches the palette with its toggle and yields "light"."""
-    page.locator(f'body[data-md-color-scheme="{SCHEMES["dark"]}"]').wait_for()
-    yield "dark"
-    page.get_by_title(TOGGLE).first.click()
-    page.locator(f'body[data-md-color-scheme="{SCHEMES["light"]}"]').wait_for()
-    yield "light"
 
 
 def open_everything(page) -> None:
