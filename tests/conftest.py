@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from scripts.drive import ROOT, copy_repo, mkdocs_build  # re-exported for the tests
-from tests.harness import Lesson, lessons
+from tests.harness import Lesson, lessons, site_config
 
 LESSONS: list[Lesson] = lessons(ROOT)
 # A browser test's wait for a state (ms): a loaded machine reaches it late, a broken page never.
@@ -112,17 +112,19 @@ class _Patient:
         return getattr(self._browser, name)
 
 
-SCHEMES = {"dark": "slate", "light": "default"}  # the reader's preference -> Material's scheme
-TOGGLE = "切换到浅色"  # mkdocs.yml: the dark palette's toggle
+# mkdocs.yml's palettes: the reader's preference (from its media query) -> Material's scheme, toggle name
+PALETTES = {("dark" if "dark" in p["media"] else "light"): (p["scheme"], p["toggle"]["name"])
+            for p in site_config()["theme"]["palette"]}
 
 
 def in_each_scheme(page):
     """For a page opened with color_scheme="dark": yields "dark" (as a reader who prefers it meets the
     page), then switches the palette with its toggle, as a reader does, and yields "light"."""
-    page.locator(f'body[data-md-color-scheme="{SCHEMES["dark"]}"]').wait_for()
+    (dark, toggle), (light, _) = PALETTES["dark"], PALETTES["light"]
+    page.locator(f'body[data-md-color-scheme="{dark}"]').wait_for()
     yield "dark"
-    page.get_by_title(TOGGLE).first.click()
-    page.locator(f'body[data-md-color-scheme="{SCHEMES["light"]}"]').wait_for()
+    page.get_by_title(toggle).first.click()
+    page.locator(f'body[data-md-color-scheme="{light}"]').wait_for()
     yield "light"
 
 
