@@ -129,6 +129,8 @@ class Widget:
             details.locator("summary").first.click()
         self.root.scroll_into_view_if_needed()
         self.root.locator("button").first.wait_for()
+        # The widget loads its stylesheet when it is built; a style is read only once the sheet has arrived.
+        self.page.wait_for_function("() => [...document.styleSheets].some(s => (s.href || '').endsWith('attention-demo.css'))")
 
 
 def texts(cells) -> list[str]:
