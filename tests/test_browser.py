@@ -3,25 +3,53 @@ no script error, and every request, the demo's included, goes to the local serve
 the other pages a reader opens likewise. A page loads once a width: dark, as a reader who prefers it
 meets it, then light through the palette's toggle, as a reader switches."""
 
+import time
+
 import pytest
 
-from tests.conftest import LESSONS, ROOT, in_each_scheme, lesson_params
+from tests.conftest import LESSONS, LOADED, ROOT, in_each_scheme, lesson_params
 
 ARTIFACTS = ROOT / "test-artifacts"
 pytestmark = pytest.mark.browser
 
 
+class Requests:
+    """Every request a page makes while the test runs: what it asked for, what failed, what is
+    still on its way."""
+
+    def __init__(self, page) -> None:
+        self.page, self.requested, self.failed, self.pending = page, [], [], set()
+        page.on("request", self.sent)
+        page.on("requestfinished", lambda r: self.pending.discard(r))
+        page.on("requestfailed", self.lost)
+        page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
+
+    def sent(self, request) -> None:
+        self.requested.append(request.url)
+        self.pending.add(request)
+
+    def lost(self, request) -> None:
+        self.pending.discard(request)
+        self.failed.append(request.url)
+
+    def answered(self) -> list[str]:
+        """Every URL requested so far, once each request has been answered or has failed (one still
+        unanswered after a loaded machine's ceiling counts as failed)."""
+        deadline = time.monotonic() + LOADED / 1000
+        while self.pending and time.monotonic() < deadline:
+            self.page.wait_for_timeout(20)  # lets Playwright deliver the requests' events
+        self.failed += [f"no answer: {r.url}" for r in self.pending]
+        return self.requested
+
+
 def opened(browser, url: str, width: int):
-    """(page, every URL it requested, every request that failed, script errors) once `url` has loaded,
-    in the dark palette a reader who prefers dark meets."""
+    """(page, its Requests, script errors) once `url` has loaded, in the dark palette a reader who
+    prefers dark meets. A test checks the requests at its end: everything it did has asked by then."""
     page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme="dark")
-    requested, failed, errors = [], [], []
-    page.on("request", lambda r: requested.append(r.url))
-    page.on("requestfailed", lambda r: failed.append(r.url))
-    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+    requests, errors = Requests(page), []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url, wait_until="networkidle")
-    return page, requested, failed, errors
+    page.goto(url)
+    return page, requests, errors
 
 
 def open_everything(page) -> None:
@@ -30,13 +58,12 @@ def open_everything(page) -> None:
     page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
     for widget in page.locator(".tl-exercise, .tl-demo").all():
         widget.scroll_into_view_if_needed()
-    page.wait_for_load_state("networkidle")
 
 
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_lesson_renders_without_horizontal_overflow_and_loads_only_local_files(browser, base_url, lesson, width):
-    page, requested, failed, errors = opened(browser, f"{base_url}/{lesson.url}", width)
+    page, requests, errors = opened(browser, f"{base_url}/{lesson.url}", width)
     open_everything(page)
     widgets = page.locator(".tl-exercise, .tl-demo").count()
     if page.locator(".tl-exercise").count():
@@ -50,7 +77,8 @@ def test_lesson_renders_without_horizontal_overflow_and_loads_only_local_files(b
         for figure in page.locator("figure.tl-figure svg").all():
             assert figure.is_visible(), scheme
         page.screenshot(path=str(ARTIFACTS / f"lesson-{lesson.number}-{width}-{scheme}.png"), full_page=True)
-    assert failed == [] and errors == []
+    requested = requests.answered()
+    assert requests.failed == [] and errors == []
     assert any(u.endswith("attention-demo.css") for u in requested) == bool(widgets)  # styles come with a widget
     assert all(u.startswith((base_url, "data:")) for u in requested), requested
     page.close()
@@ -71,12 +99,13 @@ READER_PAGES = reader_pages()
 @pytest.mark.parametrize("name", READER_PAGES)
 def test_every_page_fits_the_width_and_loads_only_local_files(browser, base_url, name, width):
     """The other pages a reader opens, at a phone's and a laptop's width, in both palettes."""
-    page, requested, failed, errors = opened(browser, f"{base_url}/{READER_PAGES[name]}", width)
+    page, requests, errors = opened(browser, f"{base_url}/{READER_PAGES[name]}", width)
     ARTIFACTS.mkdir(exist_ok=True)
     for scheme in in_each_scheme(page):
         assert page.evaluate("document.documentElement.scrollWidth") <= width, scheme
         page.screenshot(path=str(ARTIFACTS / f"{name}-{width}-{scheme}.png"), full_page=True)
-    assert failed == [] and errors == []
+    requested = requests.answered()
+    assert requests.failed == [] and errors == []
     assert all(u.startswith((base_url, "data:")) for u in requested), requested
     assert not any(u.endswith("attention-demo.js") for u in requested)  # no widget here, no demo script
     page.close()

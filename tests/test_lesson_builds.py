@@ -85,6 +85,38 @@ def test_a_tinylm_change_that_breaks_several_pages_fails_one_build_naming_them_a
             assert "attention 坏了" in notebook, lesson.id
 
 
+def _unimported_experiment(lesson, lessons) -> str | None:
+    """An experiment file of the lesson that no experiment of any lesson imports (so that making it
+    raise fails this lesson's run and no other), or None."""
+    code = "".join(p.read_text(encoding="utf-8") for other in lessons
+                   for p in (other.root / f"lessons/l{other.number}").glob("*.py"))
+    for name, _ in reversed(lesson.experiments):
+        if not re.search(rf"\blessons\.l{lesson.number}\.{name}\b|from lessons\.l{lesson.number} import [^\n]*\b{name}\b", code):
+            return f"{lesson.folder}/{name}.py"
+    return None
+
+
+def test_an_experiment_that_raises_fails_one_build_naming_each_page_file_and_line(tmp_path):
+    """In one copy an experiment of each lesson raises (one no other experiment imports): one build
+    names every lesson's page with the file and line of its raise and the error's own words."""
+    from tests.conftest import LESSONS
+
+    repo = copy_repo(tmp_path / "repo", with_cache=True)
+    raising = {lesson: _unimported_experiment(lesson, LESSONS) for lesson in LESSONS}
+    assert all(raising.values()), f"every experiment of {[le.id for le, f in raising.items() if not f]} is imported"
+    where = {}
+    for lesson, rel in raising.items():
+        text = (repo / rel).read_text(encoding="utf-8").rstrip("\n") + "\n"
+        (repo / rel).write_text(text + f'raise RuntimeError("故意抛出的错误 {lesson.id}")\n', encoding="utf-8")
+        where[lesson] = f"{rel}:{text.count(chr(10)) + 1}"
+    built = mkdocs_build(repo, tmp_path / "site")
+    said = built.stdout + built.stderr
+    assert built.returncode != 0, said
+    for lesson, at in where.items():
+        assert [row for row in said.splitlines() if lesson.page in row and at in row], (lesson.id, at, said)
+        assert f"RuntimeError: 故意抛出的错误 {lesson.id}" in said, lesson.id
+
+
 COMMENT_BINDING = re.compile(r"^[^#\n]*#[^\n]*?(?<![\d.])(\d+)\{=", re.M)
 
 

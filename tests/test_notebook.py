@@ -7,7 +7,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from coursekit.core import guard
-from tests.conftest import ROOT, copy_repo, lesson_params, mkdocs_build
+from tests.conftest import ROOT, copy_repo, lesson_params
 from tests.test_lessons import output_fences, printed_by_experiment, stdout_of
 
 pytestmark = [pytest.mark.parametrize("lesson", lesson_params()), pytest.mark.build]
@@ -69,18 +69,6 @@ def test_the_downloaded_notebook_runs_on_its_own_in_a_checkout_and_prints_what_i
     shown = ["".join(o.get("text", "") for o in c.outputs) for c in notebook.cells if c.cell_type == "code"]
     assert ran == shown
     assert any(shown)
-
-
-def test_an_experiment_that_raises_fails_the_build_naming_page_file_and_line(repo_copy, tmp_path, lesson):
-    first = f"{lesson.folder}/{lesson.experiments[0][0]}.py"
-    text = (repo_copy / first).read_text(encoding="utf-8").rstrip("\n") + "\n"
-    (repo_copy / first).write_text(text + 'raise RuntimeError("故意抛出的错误")\n', encoding="utf-8")
-    line = text.count("\n") + 1
-    result = mkdocs_build(repo_copy, tmp_path / "site")
-    assert result.returncode != 0
-    named = [row for row in result.stderr.splitlines() if lesson.page in row and f"{first}:{line}" in row]
-    assert named, result.stderr
-    assert "RuntimeError" in result.stderr and "故意抛出的错误" in result.stderr
 
 
 def test_the_page_the_notebook_and_the_command_show_one_run(built_site, lesson):

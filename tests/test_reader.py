@@ -193,15 +193,30 @@ FAR_BELOW = """(() => { const put = () => { const s = document.createElement('st
     .observe(document, {childList: true, subtree: true}); })()"""
 
 
-def opened(browser, url: str, width: int = 1280, height: int = 900, far_below: bool = False):
-    """`url` open in Chromium; `.errors` collects script errors (checked by `closed`)."""
+def opened(browser, url: str, width: int = 1280, height: int = 900, far_below: bool = False, clock: bool = False):
+    """`url` open in Chromium; `.errors` collects script errors (checked by `closed`). With `clock`,
+    the page's timers run on Playwright's clock, which the test moves on (`page.clock.run_for`)."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     if far_below:
         page.add_init_script(FAR_BELOW)
+    if clock:
+        page.clock.install()
     page.goto(url)
     return page
+
+
+# Resolves once the window has kept its scroll position and the page its height for an animation frame:
+# whatever a jump or a late layout was going to move has moved.
+STILL = """async () => { let last = null;
+    for (;;) { await new Promise(r => requestAnimationFrame(r));
+        const now = `${scrollX},${scrollY},${document.documentElement.scrollHeight}`;
+        if (now === last) return; last = now; } }"""
+
+
+def still(page) -> None:
+    page.evaluate(STILL)
 
 
 def closed(page) -> None:
@@ -289,15 +304,18 @@ def readable_headings(page, most: int = 2) -> list[tuple[str, str]]:
 
 
 def read(page, heading_id: str, seconds: float = 2.0) -> None:
-    """Scroll so the heading's section is under the reading line, and stay there."""
-    page.evaluate("id => window.scrollTo(0, document.getElementById(id).offsetTop - 80)", heading_id)
-    page.wait_for_timeout(seconds * 1000)
+    """Scroll so the heading's section is under the reading line, and stay there `seconds` on the
+    page's clock (opened with `clock=True`): the scroll event has reached the page's script first."""
+    page.evaluate("""id => new Promise(done => {
+        addEventListener('scroll', () => done(), {once: true});
+        window.scrollTo(0, document.getElementById(id).offsetTop - 80); })""", heading_id)
+    page.clock.run_for(int(seconds * 1000))
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_report_names_the_section_the_reader_was_reading_not_the_last_one(browser, base_url, lesson):
-    page = opened(browser, f"{base_url}/{lesson.url}", height=600)
+    page = opened(browser, f"{base_url}/{lesson.url}", height=600, clock=True)
     for heading_id, name in readable_headings(page):
         read(page, heading_id)
         assert reported_section(page) == name
@@ -319,7 +337,9 @@ def test_report_names_the_section_of_the_selected_text(browser, base_url, lesson
     page.locator("article p[data-select-me]").evaluate(
         "p => { p.scrollIntoView(); const r = document.createRange(); r.selectNodeContents(p);"
         " getSelection().removeAllRanges(); getSelection().addRange(r); }")
-    page.wait_for_timeout(100)  # selectionchange is asynchronous
+    # selectionchange is asynchronous: the link carries the section once the page has seen the selection
+    page.wait_for_function("""name => [...document.querySelectorAll('a.tl-report')].every(
+        a => new URL(a.href).searchParams.get('section') === name)""", arg=name)
     assert reported_section(page) == name
     closed(page)
 
@@ -469,7 +489,7 @@ def test_a_link_to_a_late_section_lands_on_its_heading(browser, base_url, built_
                 page.wait_for_function(landed, arg=target, timeout=5000)
             except PlaywrightTimeout:
                 pass
-            page.wait_for_timeout(500)  # and it stays there while the blocks around it render
+            still(page)  # and it stays there while the blocks around it render
             top = page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", target)
             assert page.evaluate(landed, target), (path, width, target, top)
         page.close()
@@ -504,14 +524,20 @@ def test_back_returns_the_reader_to_the_place_they_left(browser, base_url, lesso
     page = browser.new_page(viewport={"width": width, "height": 844})
     page.goto(f"{base_url}/{lesson.url}")
     headings = page.locator("article h2")
-    heading = headings.nth(headings.count() // 2)
+    middle = headings.count() // 2
+    heading = headings.nth(middle)
     heading.evaluate("h => window.scrollTo(0, h.getBoundingClientRect().top + scrollY - 100)")
-    page.wait_for_timeout(300)
+    still(page)
     assert page.evaluate("scrollY") > 0
     top = heading.evaluate("h => h.getBoundingClientRect().top")
     page.goto(f"{base_url}/setup/")
     page.go_back()
-    page.wait_for_timeout(500)
+    try:  # the browser restores the place once the page is back; a loaded machine takes longer
+        page.wait_for_function(f"top => Math.abs(document.querySelectorAll('article h2')[{middle}].getBoundingClientRect().top - top) <= 2",
+                               arg=top, timeout=5000)
+    except PlaywrightTimeout:
+        pass
+    still(page)  # and the reader stays there while the blocks around render
     assert abs(heading.evaluate("h => h.getBoundingClientRect().top") - top) <= 2
     page.close()
 
@@ -538,7 +564,10 @@ def test_tabbing_onto_a_block_not_yet_mounted_lands_on_its_copy_button(browser, 
     # the element just before it in the tab order, then one Tab, as a keyboard reader moves
     code.evaluate(TAB_PREVIOUS + ".focus()")
     page.keyboard.press("Tab")
-    page.wait_for_timeout(300)
+    try:  # Material mounts the block as it comes into view, then moves the focus onto its copy button
+        page.wait_for_function("() => document.activeElement.matches('pre button')", timeout=5000)
+    except PlaywrightTimeout:
+        pass
     focused = page.evaluate("""() => { const a = document.activeElement;
         return [a.tagName, a.getAttribute('data-md-type'), a.closest('pre') && a.closest('pre').id]; }""")
     pre = code.evaluate("c => c.parentElement.id")
