@@ -503,3 +503,23 @@ def test_the_pages_of_no_lesson_need_not_wait_for_the_lessons_runs(root, tmp_pat
     finally:
         go.write_text("", encoding="utf-8")
         build.close()
+
+
+def test_a_worker_its_process_never_closed_leaves_no_log(root, tmp_path):
+    """A worker's log only explains its death: one closed, or one whose process exits without closing
+    it (a script, a stopped serve), takes its log with it."""
+    import os
+    import subprocess
+    import sys
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    code = ("import glob, sys, tempfile; from pathlib import Path; from coursekit.core import engine; "
+            "root = Path(sys.argv[1]); w = engine.Worker(root, engine.find_lessons(root)[sys.argv[2]]); "
+            "print(len(glob.glob(tempfile.gettempdir() + '/coursekit-*.log')))")
+    ran = subprocess.run([sys.executable, "-c", code, str(root), A], cwd=tmp_path,
+                         env={**os.environ, "TMPDIR": str(temp), "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split()[-1] == "1"  # while it ran, its worker had a log
+    assert list(temp.glob("coursekit-*.log")) == []

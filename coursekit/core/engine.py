@@ -36,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -263,6 +264,8 @@ class Worker:
         self.lesson = lesson
         fd, self.log = tempfile.mkstemp(prefix=f"coursekit-{lesson.number}-", suffix=".log")
         os.close(fd)
+        # The log only explains a death; it goes at close, or when the process exits without closing.
+        self._drop_log = weakref.finalize(self, _unlink, self.log)
         settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit}
         self.pid, self.conn = Zygote.get(root).fork(
             {"package": lesson.package, "settings": settings, "log": self.log})
@@ -311,10 +314,14 @@ class Worker:
         except OSError:
             pass
         self.kill()
-        try:
-            os.unlink(self.log)
-        except OSError:
-            pass
+        self._drop_log()
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _innermost(log: str) -> tuple[str, int] | None:

@@ -62,7 +62,11 @@ def zygote(root: str, fd: int) -> None:
                 return
             if pid == 0:
                 return
-            with open(logs.pop(pid, os.devnull), "a", encoding="utf-8") as log:
+            try:  # appended, never created: a log its build has already removed stays removed
+                fd = os.open(logs.pop(pid, os.devnull), os.O_WRONLY | os.O_APPEND)
+            except OSError:
+                continue
+            with os.fdopen(fd, "a", encoding="utf-8") as log:
                 log.write(f"\n[exit {os.waitstatus_to_exitcode(status)}]\n")
 
     signal.signal(signal.SIGCHLD, reap)
@@ -85,7 +89,11 @@ def zygote(root: str, fd: int) -> None:
 
 
 def serve(conn, root: str, package: str, settings: dict, log_path: str) -> None:
-    log = open(log_path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 - the worker's log, open while it lives
+    try:  # the build made it; one that has already removed it (it stopped at once) gets no new one
+        fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
+    except OSError:
+        fd = os.open(os.devnull, os.O_WRONLY)
+    log = os.fdopen(fd, "a", encoding="utf-8", buffering=1)  # the worker's log, open while it lives
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 0)
     os.dup2(log.fileno(), 1)  # what C code prints goes to the log, never into the build's output
