@@ -4,16 +4,18 @@ mkdocs-jupyter, and the two adapters import nothing of each other's builder. Imp
 count too, and so do importlib.import_module and __import__; a relative import is refused (the kit names
 its modules in full). The engine plans no page run by reading pages. Scripts import nothing from tests/.
 The package docstring and the README's "What is where" name every layer and module; coursekit/README.md
-every layer."""
+every layer. The tests' own fast layer may start no build, serve, lesson or script that runs one."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SlowInFastLayer
 
 BUILDERS = {"mkdocs", "material", "mkdocs_jupyter", "zensical"}
 MARKDOWN = {"markdown", "pymdownx", "markdown_exec"}
@@ -130,3 +132,17 @@ def test_the_kit_imports_nothing_of_the_scripts_or_the_tests():
     found = [f"{p.relative_to(ROOT).as_posix()}:{line}: {m}" for p in sorted((ROOT / "coursekit").rglob("*.py"))
              for line, m in imports(p) if m.split(".")[0] in ("scripts", "tests")]
     assert found == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["mkdocs", "build", "--strict"], [sys.executable, "-m", "mkdocs", "serve"], [sys.executable, "-m", "lessons.l97"],
+    ["bash", "-c", "python -m lessons.l97"], ["bash", "-c", "cd /tmp && python -m lessons.l97 --quiet"],
+    [sys.executable, "scripts/confirm_shown.py", "docs/lessons/97-x.md"], [sys.executable, "-m", "coursekit.core.worker"],
+])
+def test_a_fast_test_is_refused_a_build_a_serve_or_a_lesson_however_it_is_started(argv):
+    with pytest.raises(SlowInFastLayer, match=r"mark it @pytest\.mark\.engine"):
+        subprocess.run(argv, capture_output=True)
+
+
+def test_a_fast_test_may_start_other_processes():
+    assert subprocess.run([sys.executable, "-c", "print('lessons/l97 不是一讲的命令')"], capture_output=True).returncode == 0

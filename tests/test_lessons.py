@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+import torch
 from bs4 import BeautifulSoup
 
 from coursekit.core import scan
@@ -42,11 +43,24 @@ def run_lesson(lesson: Lesson, cwd=ROOT) -> subprocess.CompletedProcess:
 
 
 @functools.cache
+def command_run(lesson: Lesson) -> subprocess.CompletedProcess:
+    """The page's command run in the repository, once per test process."""
+    return run_lesson(lesson)
+
+
 def stdout_of(lesson: Lesson) -> str:
-    """What the page's command prints in the repository (run once per test session)."""
-    result = run_lesson(lesson)
+    """What the page's command prints in the repository."""
+    result = command_run(lesson)
     assert result.returncode == 0, result.stderr
     return result.stdout
+
+
+def printed_with_threads(lesson: Lesson, threads: int) -> str:
+    code = "import sys, torch; torch.set_num_threads(int(sys.argv[1])); from lessons.runner import main; main(sys.argv[2])"
+    out = subprocess.run([sys.executable, "-c", code, str(threads), lesson.package], cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
 
 
 def printed_by_experiment(lesson: Lesson) -> dict[str, str]:
@@ -57,9 +71,10 @@ def printed_by_experiment(lesson: Lesson) -> dict[str, str]:
     return {parts[i]: parts[i + 1].strip("\n") for i in range(1, len(parts) - 1, 2)}
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_the_command_shown_on_the_page_runs_every_experiment_in_order_and_exits_zero(lesson):
-    result = run_lesson(lesson)
+    result = command_run(lesson)
     assert result.returncode == 0, result.stderr
     assert result.stdout.rstrip().endswith("全部核对通过。")
     headed = re.findall(r"^== (lessons/\S+)\.py：(.*) ==$", result.stdout, re.M)
@@ -85,6 +100,19 @@ def test_every_output_a_listing_shows_on_the_page_is_printed_by_the_command(less
         assert block.strip() in stdout, (fence.info, block)
 
 
+@pytest.mark.engine
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_each_lesson_prints_the_same_with_one_thread_as_with_more(lesson):
+    """A reader's machine may use more cores than the build's workers (one thread each): the
+    lesson's command prints the same, to the last digit shown. The command runs with torch's
+    default threads, this process's (no test sets them); two where that default is one."""
+    more = stdout_of(lesson) if torch.get_num_threads() > 1 else printed_with_threads(lesson, 2)
+    one = printed_with_threads(lesson, 1)
+    assert "全部核对通过" in one
+    assert one == more
+
+
+@pytest.mark.engine
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_a_failing_check_makes_the_command_exit_non_zero_naming_file_and_line(lesson, tmp_path):
     shutil.copytree(ROOT / "lessons", tmp_path / "lessons", ignore=shutil.ignore_patterns("__pycache__"))
