@@ -31,8 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import drive
-from scripts.drive import ROOT, mkdocs_build  # re-exported for the tests
+from scripts.drive import ROOT, copy_repo, mkdocs_build  # re-exported for the tests
 from tests.harness import Lesson, lessons, site_config
 
 LESSONS: list[Lesson] = lessons(ROOT)
@@ -60,19 +59,12 @@ def edit(repo: Path, path: str, old: str, new: str) -> int:
     return text[: text.index(old)].count("\n") + 1
 
 
-_SHARED: list[Path] = []  # the folder every xdist worker of this run shares (set first, by _shared)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _shared(tmp_path_factory) -> None:
-    base = tmp_path_factory.getbasetemp()
-    _SHARED.append(base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base)  # xdist: one basetemp a worker
-
-
-def site_built_once() -> Path:
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
     """The real repository built once with `mkdocs build --strict`: once for the whole run, whatever
     the number of pytest-xdist workers (the first to ask builds it under a lock, the others read it)."""
-    shared = _SHARED[0]
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # xdist: one basetemp a worker
     site, said = shared / "built-site", shared / "built-site.json"
     with open(shared / "built-site.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -82,21 +74,6 @@ def site_built_once() -> Path:
     returncode, log = json.loads(said.read_text(encoding="utf-8"))
     assert returncode == 0, log
     return site
-
-
-@pytest.fixture(scope="session")
-def built_site() -> Path:
-    """The real repository's site, built once for the run (site_built_once)."""
-    return site_built_once()
-
-
-def copy_repo(dest: Path, with_cache: bool = False) -> Path:
-    """scripts.drive.copy_repo; with the cache, after the run's one build of the real repository, so
-    the copy starts with every run and page conversion of this tree (a copy made before it would
-    run and convert everything itself, as each other early copy would)."""
-    if with_cache:
-        site_built_once()
-    return drive.copy_repo(dest, with_cache)
 
 
 @pytest.fixture(scope="session", params=lesson_params())
@@ -163,7 +140,7 @@ def base_url(built_site):
 LAYERS = ("engine", "build", "browser")
 # What a fast test may not start: a builder, a serve, a lesson's worker, a lesson, or a script that
 # builds or runs lessons (argv words); and the fixtures that build the site or open a browser.
-SLOW_ARGV = re.compile(r"\bmkdocs\b|zensical|coursekit\.core\.worker|\blessons\.l\d+|"
+SLOW_ARGV = re.compile(r"\bmkdocs\b|zensical|coursekit\.core\.worker|^lessons\.l\d+|"
                        r"scripts/(bound_numbers|confirm_shown|changes|bench_\w+)\.py")
 SLOW_FIXTURES = {"built_site": "build", "lesson_html": "build", "repo_copy": "build", "base_url": "browser",
                  "browser": "browser"}

@@ -145,7 +145,7 @@ def confirm(*lessons: Scratch) -> None:
 @pytest.fixture(scope="session")
 def scratch_prototype(tmp_path_factory) -> Scratch:
     """A repository copy with the default scratch lesson, made, confirmed and built once (its run cached)."""
-    from tests.conftest import copy_repo
+    from scripts.drive import copy_repo
 
     repo = copy_repo(tmp_path_factory.mktemp("scratch") / "repo", with_cache=True)
     lesson = make_lesson(repo)

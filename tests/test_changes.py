@@ -15,7 +15,7 @@ import pytest
 from coursekit.core import engine, manifest, numbers
 from coursekit.extensions import changes
 from coursekit.extensions import authoring
-from tests.conftest import copy_repo, mkdocs_build
+from scripts.drive import copy_repo, mkdocs_build
 from tests.conftest import ROOT, edit
 from tests.test_github import pages as publisher
 

@@ -7,7 +7,7 @@ import pytest
 
 from coursekit.core import engine, numbers, shown
 from coursekit.extensions import checks
-from tests.conftest import copy_repo
+from scripts.drive import copy_repo
 from tests.conftest import LESSONS
 from tests.test_extension import convert
 

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from coursekit.mkdocs_adapter import pagecache, segmenter
-from scripts.drive import course_lessons
-from tests.conftest import copy_repo, mkdocs_build
+from scripts.drive import copy_repo, course_lessons, mkdocs_build
 from tests.conftest import ROOT, edit
 
 EPOCH = {"SOURCE_DATE_EPOCH": "1700000000"}

@@ -16,7 +16,7 @@ import torch
 from coursekit.core import engine, scan, shown, widgets
 from coursekit.extensions import checks, fence
 from lessons.demo import embed, steps, widget
-from tests.conftest import copy_repo, mkdocs_build
+from scripts.drive import copy_repo, mkdocs_build
 from coursekit.core.worker import fingerprint
 from tests.conftest import lesson_params
 from tests.scratch_lesson import make_lesson

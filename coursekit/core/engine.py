@@ -690,7 +690,7 @@ class Build:
             workers, self._workers = list(self._workers.values()), {}
         for w in workers:
             w.close()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool.shutdown(wait=True, cancel_futures=True)  # a run still going ends (its worker is gone) before the tree may go
 
 
 def newest_first(paths) -> list[Path]:
