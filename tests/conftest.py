@@ -45,6 +45,27 @@ def lesson_params(lessons=None, having=None):
     return [pytest.param(lesson, id=lesson.id) for lesson in chosen]
 
 
+def kit_lesson_params(having=None):
+    """pytest.param for the one lesson page a test of the kit's own script in the browser runs on (the
+    report link, the back button, lazy mounting, tabbing): that script is the same on every page, and
+    what differs by page (its blocks' heights, its text, its widgets, its requests) is read on each
+    page by other tests. Of the lessons for which `having(lesson)` holds, the one with the most code
+    fences (the hardest for lazy layout), the first in course order if several have as many."""
+    chosen = [lesson for lesson in LESSONS if having is None or having(lesson)]
+    fences = {lesson.id: len(re.findall(r"^ {0,3}(?:```|~~~)", lesson.markdown(), re.M)) for lesson in chosen}
+    return lesson_params(sorted(chosen, key=lambda lesson: -fences[lesson.id])[:1])
+
+
+def reader_pages() -> dict[str, str]:
+    """Every page a reader opens, by a short name (`lesson-l10`, `notebook-l10`, `code-attention`, …):
+    its path under the site."""
+    pages = {"home": "", "setup": "setup/", "authoring": "authoring/", "404": "404.html"}
+    pages.update({f"lesson-{lesson.id}": lesson.url for lesson in LESSONS})
+    pages.update({f"notebook-{lesson.id}": lesson.notebook_url for lesson in LESSONS})
+    pages.update({f"code-{p.stem}": f"code/{p.stem}/" for p in sorted((ROOT / "docs/code").glob("*.md"))})
+    return pages
+
+
 def seed_of(lesson: Lesson) -> Path:
     """The author's own text of a lesson, when the author handed one in (tests/data/lessonNN-seed.txt)."""
     return ROOT / f"tests/data/lesson{lesson.number}-seed.txt"

@@ -1,13 +1,16 @@
-"""Each lesson page in a real browser: desktop and phone widths, light and dark, nothing overflows,
-no script error, and every request, the demo's included, goes to the local server and succeeds;
-the other pages a reader opens likewise. A page loads once a width: dark, as a reader who prefers it
-meets it, then light through the palette's toggle, as a reader switches."""
+"""Every page a reader opens, in a real browser, once a palette, as a reader who prefers it meets
+it: every folded block open (the demo at its last stage, everything it shows at once; the exercise
+with its first answer), at a laptop's width and then a phone's (the window narrowed) nothing
+overflows and every figure shows; axe finds nothing serious; no script error, and every request,
+the widgets' included, goes to the local server and succeeds. The dark load then switches to light
+through the palette's toggle, as a reader switches. Screenshots of each go to test-artifacts/."""
 
 import time
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
-from tests.conftest import LESSONS, LOADED, ROOT, in_each_scheme, lesson_params
+from tests.conftest import LESSONS, LOADED, ROOT, in_each_scheme, reader_pages
 
 ARTIFACTS = ROOT / "test-artifacts"
 pytestmark = pytest.mark.browser
@@ -42,70 +45,74 @@ class Requests:
         return self.requested
 
 
-def opened(browser, url: str, width: int):
-    """(page, its Requests, script errors) once `url` has loaded, in the dark palette a reader who
-    prefers dark meets. A test checks the requests at its end: everything it did has asked by then."""
-    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme="dark")
+READER_PAGES = reader_pages()
+TITLES = {f"lesson-{lesson.id}": lesson.title for lesson in LESSONS}
+
+
+def axe_violations(page) -> tuple[list, str]:
+    results = Axe().run(page)
+    bad = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
+           if v["impact"] in ("serious", "critical")]
+    return bad, results.generate_report()
+
+
+def fits(page, width: int, name: str, scheme: str, shown: dict) -> None:
+    """At `width`: nothing wider than the window, every figure visible; the page and each widget captured."""
+    page.set_viewport_size({"width": width, "height": 900})
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, (width, scheme)
+    for figure in page.locator("figure.tl-figure svg").all():
+        assert figure.is_visible(), (width, scheme)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{width}-{scheme}.png"), full_page=True)
+    for kind, widget in shown.items():
+        widget.scroll_into_view_if_needed()
+        widget.screenshot(path=str(ARTIFACTS / f"{name}-{kind}-{width}-{scheme}.png"))
+
+
+def widgets_shown(page) -> dict:
+    """The demo at its last stage and the exercise with its first answer, by kind (those the page has)."""
+    shown = {}
+    if page.locator(".tl-demo").count():
+        demo = shown["demo"] = page.locator("details", has=page.locator(".tl-demo")).first
+        demo.locator("summary").first.click()
+        stages = demo.locator(".tl-demo [aria-label='跳到某一步'] button")
+        stages.last.wait_for()
+        stages.last.click()
+        demo.locator(".tl-demo .tl-demo-math").first.wait_for()
+    if page.locator(".tl-exercise").count():
+        exercise = shown["exercise"] = page.locator(".tl-exercise").first
+        exercise.scroll_into_view_if_needed()
+        exercise.locator("table").first.wait_for()  # it has computed its first answer
+    if shown:  # the widgets' stylesheet arrives with the first of them
+        page.wait_for_function("() => [...document.styleSheets].some(s => (s.href || '').endsWith('attention-demo.css'))")
+    return shown
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+@pytest.mark.parametrize("name", READER_PAGES)
+def test_every_page_fits_both_widths_loads_only_local_files_and_has_no_serious_accessibility_violations(
+        browser, base_url, name, scheme):
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     requests, errors = Requests(page), []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    return page, requests, errors
-
-
-def open_everything(page) -> None:
-    """Open every folded block (the demo's included) and bring every widget into view, so each
-    loads what it loads."""
+    page.goto(f"{base_url}/{READER_PAGES[name]}")
+    if name in TITLES:
+        assert page.locator("h1").inner_text().startswith(TITLES[name])
+    shown = widgets_shown(page)
     page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
-    for widget in page.locator(".tl-exercise, .tl-demo").all():
-        widget.scroll_into_view_if_needed()
-
-
-@pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize("lesson", lesson_params())
-def test_lesson_renders_without_horizontal_overflow_and_loads_only_local_files(browser, base_url, lesson, width):
-    page, requests, errors = opened(browser, f"{base_url}/{lesson.url}", width)
-    open_everything(page)
-    widgets = page.locator(".tl-exercise, .tl-demo").count()
-    if page.locator(".tl-exercise").count():
-        page.locator(".tl-exercise table").first.wait_for()  # the exercise has computed its first answer
-    if page.locator(".tl-demo").count():
-        page.locator(".tl-demo .tl-demo-math").first.wait_for()  # the demo has laid out its first step
-    assert page.locator("h1").inner_text().startswith(lesson.title)
     ARTIFACTS.mkdir(exist_ok=True)
-    for scheme in in_each_scheme(page):
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, scheme
-        for figure in page.locator("figure.tl-figure svg").all():
-            assert figure.is_visible(), scheme
-        page.screenshot(path=str(ARTIFACTS / f"lesson-{lesson.number}-{width}-{scheme}.png"), full_page=True)
-    requested = requests.answered()
-    assert requests.failed == [] and errors == []
-    assert any(u.endswith("attention-demo.css") for u in requested) == bool(widgets)  # styles come with a widget
-    assert all(u.startswith((base_url, "data:")) for u in requested), requested
-    page.close()
-
-
-def reader_pages() -> dict[str, str]:
-    """The pages other than lessons a reader opens: each lesson's notebook and every source page."""
-    pages = {"home": "", "setup": "setup/", "authoring": "authoring/", "404": "404.html"}
-    pages.update({f"notebook-{lesson.id}": lesson.notebook_url for lesson in LESSONS})
-    pages.update({f"code-{p.stem}": f"code/{p.stem}/" for p in sorted((ROOT / "docs/code").glob("*.md"))})
-    return pages
-
-
-READER_PAGES = reader_pages()
-
-
-@pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize("name", READER_PAGES)
-def test_every_page_fits_the_width_and_loads_only_local_files(browser, base_url, name, width):
-    """The other pages a reader opens, at a phone's and a laptop's width, in both palettes."""
-    page, requests, errors = opened(browser, f"{base_url}/{READER_PAGES[name]}", width)
-    ARTIFACTS.mkdir(exist_ok=True)
-    for scheme in in_each_scheme(page):
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, scheme
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}-{scheme}.png"), full_page=True)
+    for width in (1280, 390):
+        fits(page, width, name, scheme, shown)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    bad, report = axe_violations(page)
+    assert bad == [], report
+    if scheme == "dark":  # the toggle switches the palette, and the page still fits
+        schemes = in_each_scheme(page)
+        next(schemes), next(schemes)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     requested = requests.answered()
     assert requests.failed == [] and errors == []
     assert all(u.startswith((base_url, "data:")) for u in requested), requested
-    assert not any(u.endswith("attention-demo.js") for u in requested)  # no widget here, no demo script
+    # the widgets' styles and script come with a widget, and only with one
+    assert any(u.endswith("attention-demo.css") for u in requested) == bool(shown), requested
+    assert any(u.endswith("attention-demo.js") for u in requested) <= bool(shown), requested
     page.close()

@@ -43,20 +43,3 @@ def test_the_report_link_opens_the_lesson_error_form_filled_in(built_site, lesso
     form = yaml.safe_load((ROOT / ".github/ISSUE_TEMPLATE/lesson-error.yml").read_text(encoding="utf-8"))
     ids = {field.get("id") for field in form["body"]}
     assert {"lesson", "section", "commit"} <= ids  # the pre-filled parameters are fields of the form
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("lesson", lesson_params())
-def test_clicking_report_fills_in_the_section_being_read(browser, base_url, lesson):
-    page = browser.new_page(viewport={"width": 1280, "height": 500})
-    page.goto(f"{base_url}/{lesson.url}")
-    heading = page.locator("article h2[id]").first
-    name = heading.evaluate("h => { const c = h.cloneNode(true); c.querySelectorAll('.headerlink').forEach(a => a.remove());"
-                            " return c.textContent.trim(); }")
-    heading.evaluate("h => h.scrollIntoView({block: 'start'})")
-    assert heading.evaluate("h => h.getBoundingClientRect().top <= innerHeight / 3")  # at the reading line
-    page.evaluate("window.addEventListener('click', e => e.preventDefault())")  # stay on the page
-    page.locator("a.tl-report").dispatch_event("click")
-    href = page.locator("a.tl-report").get_attribute("href")
-    assert parse_qs(urlparse(href).query)["section"] == [name]
-    page.close()

@@ -54,11 +54,16 @@ def test_notebook_cells_are_the_experiment_files_whole(built_site, lesson):
     assert files == [f"{lesson.folder}/{name}.py" for name, _ in lesson.experiments]
 
 
-def test_the_downloaded_notebook_runs_on_its_own_in_a_checkout_and_prints_what_it_shows(built_site, lesson, tmp_path):
-    """A reader's checkout (no build cache, no site), Jupyter started in its lessons/ folder."""
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory):
+    """A reader's checkout (no build cache, no site), one for the lessons' notebooks, as a reader has one."""
+    return copy_repo(tmp_path_factory.mktemp("reader") / "checkout")
+
+
+def test_the_downloaded_notebook_runs_on_its_own_in_a_checkout_and_prints_what_it_shows(built_site, lesson, checkout):
+    """Jupyter started in the checkout's lessons/ folder."""
     from nbclient import NotebookClient
 
-    checkout = copy_repo(tmp_path / "checkout")
     notebook = notebook_of(built_site, lesson)
     fresh = nbformat.from_dict(json.loads(json.dumps(notebook)))
     for cell in fresh.cells:

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.conftest import LESSONS, ROOT, lesson_params
+from tests.conftest import LESSONS, ROOT, kit_lesson_params, lesson_params
 from tests.harness import site_config
 
 CODE_PAGES = [f"code/{p.stem}/" for p in sorted((ROOT / "docs/code").glob("*.md"))]
@@ -134,11 +134,11 @@ def test_every_notebook_toc_link_lands_on_a_heading(browser, base_url, built_sit
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_notebook_pages_read_like_the_site_on_a_phone(browser, base_url, built_site, scheme):
+def test_notebook_pages_read_like_the_site_on_a_phone(browser, base_url, built_site):
+    """What no palette changes (each palette's fit at both widths is test_browser's)."""
     for path in lesson_paths(built_site, notebooks=True):
         number = re.match(r"lessons/0*(\d+)-notebook/", path).group(1)
-        page = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(f"{base_url}/{path}")
         assert page.title() == f"第 {number} 讲 · 笔记本 - 手写小模型，看懂大模型"
         h1 = page.locator("article h1").inner_text()
@@ -307,7 +307,7 @@ def read(page, heading_id: str, seconds: float = 2.0) -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lesson", lesson_params())
+@pytest.mark.parametrize("lesson", kit_lesson_params())
 def test_report_names_the_section_the_reader_was_reading_not_the_last_one(browser, base_url, lesson):
     page = opened(browser, f"{base_url}/{lesson.url}", height=600, clock=True)
     for heading_id, name in readable_headings(page):
@@ -317,7 +317,7 @@ def test_report_names_the_section_the_reader_was_reading_not_the_last_one(browse
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lesson", lesson_params())
+@pytest.mark.parametrize("lesson", kit_lesson_params())
 def test_report_names_the_section_of_the_selected_text(browser, base_url, lesson):
     page = opened(browser, f"{base_url}/{lesson.url}")
     # the first paragraph inside a section (after an h2), and that section's name
@@ -348,24 +348,28 @@ def test_a_lesson_topic_is_the_head_of_its_title():
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lesson", lesson_params())
-def test_search_puts_the_lessons_explanation_above_source_pages(browser, base_url, lesson):
+def test_search_puts_each_lessons_explanation_above_source_pages(browser, base_url):
+    """Each lesson's topic searched in turn, in one page (the index loads once)."""
     page = browser.new_page()
     page.goto(f"{base_url}/")
     box = page.locator("input.md-search__input")
     box.click()
-    box.fill(topic(lesson))
-    box.press("End")  # fill() alone does not fire Material's search; a key press does
-    # the lesson's own page among the results: the search has answered (a state, not a time)
-    page.locator(f".md-search-result__item a[href*='{lesson.url}']").first.wait_for()
-    hrefs = [unquote(h) for h in page.locator(".md-search-result__item a").evaluate_all("as => as.map(a => a.href)")]
-    # what ranking means, whatever other lessons are called (one may name the topic in its title and
-    # come first; one that only mentions it may come after the sources): the lesson's explanation
-    # above every source page that holds the word
-    own = [i for i, h in enumerate(hrefs) if f"/{lesson.url}" in h]
-    code = [i for i, h in enumerate(hrefs) if "/code/" in h]
-    assert own and all(own[0] < j for j in code), hrefs
-    assert not any("-notebook/" in h for h in hrefs)
+    for lesson in LESSONS:
+        box.fill("")  # the last topic's results go first: what is read next answers this topic
+        box.press("End")
+        page.wait_for_function("() => !document.querySelector('.md-search-result__item')")
+        box.fill(topic(lesson))
+        box.press("End")  # fill() alone does not fire Material's search; a key press does
+        # the lesson's own page among the results: the search has answered (a state, not a time)
+        page.locator(f".md-search-result__item a[href*='{lesson.url}']").first.wait_for()
+        hrefs = [unquote(h) for h in page.locator(".md-search-result__item a").evaluate_all("as => as.map(a => a.href)")]
+        # what ranking means, whatever other lessons are called (one may name the topic in its title and
+        # come first; one that only mentions it may come after the sources): the lesson's explanation
+        # above every source page that holds the word
+        own = [i for i, h in enumerate(hrefs) if f"/{lesson.url}" in h]
+        code = [i for i, h in enumerate(hrefs) if "/code/" in h]
+        assert own and all(own[0] < j for j in code), (lesson.id, hrefs)
+        assert not any("-notebook/" in h for h in hrefs), lesson.id
     page.close()
 
 
@@ -439,7 +443,7 @@ def test_previous_and_next_links_name_the_lesson_not_just_its_part(built_site):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lesson", lesson_params())
+@pytest.mark.parametrize("lesson", kit_lesson_params())
 def test_code_below_the_fold_is_laid_out_and_mounted_only_when_it_comes_near(browser, base_url, lesson):
     """The lesson page's weight (scripts/bench_page.py): blocks off screen skip style and layout
     (content-visibility) and Material mounts a code block's copy button when it comes into view
@@ -465,28 +469,28 @@ def test_code_below_the_fold_is_laid_out_and_mounted_only_when_it_comes_near(bro
 
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [390, 1280])
-def test_a_link_to_a_late_section_lands_on_its_heading(browser, base_url, built_site, width):
+@pytest.mark.parametrize("lesson", kit_lesson_params())
+def test_a_link_to_a_late_section_lands_on_its_heading(browser, base_url, lesson, width):
     """Blocks above a section are not laid out when a link jumps there; the heading still lands at
     the top of the window (or, for a section too short to fill the window, where the page ends)
     and stays there while the blocks around it render."""
-    for path in lesson_paths(built_site):
-        page = browser.new_page(viewport={"width": width, "height": 844})
-        page.goto(f"{base_url}/{path}")
-        ids = page.locator("article h2[id]").evaluate_all("hs => hs.map(h => h.id)")
-        assert ids, path
-        for target in dict.fromkeys((ids[len(ids) // 2], ids[-1])):
-            page.goto(f"{base_url}/{path}#{target}")
-            landed = """id => { const top = document.getElementById(id).getBoundingClientRect().top;
-                const atEnd = scrollY >= document.documentElement.scrollHeight - innerHeight - 2;
-                return (0 <= top && top < 150) || (atEnd && 0 <= top && top < innerHeight); }"""
-            try:  # a loaded machine may take longer than a quiet one to scroll there
-                page.wait_for_function(landed, arg=target, timeout=5000)
-            except PlaywrightTimeout:
-                pass
-            still(page)  # and it stays there while the blocks around it render
-            top = page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", target)
-            assert page.evaluate(landed, target), (path, width, target, top)
-        page.close()
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    page.goto(f"{base_url}/{lesson.url}")
+    ids = page.locator("article h2[id]").evaluate_all("hs => hs.map(h => h.id)")
+    assert ids
+    for target in dict.fromkeys((ids[len(ids) // 2], ids[-1])):
+        page.goto(f"{base_url}/{lesson.url}#{target}")
+        landed = """id => { const top = document.getElementById(id).getBoundingClientRect().top;
+            const atEnd = scrollY >= document.documentElement.scrollHeight - innerHeight - 2;
+            return (0 <= top && top < 150) || (atEnd && 0 <= top && top < innerHeight); }"""
+        try:  # a loaded machine may take longer than a quiet one to scroll there
+            page.wait_for_function(landed, arg=target, timeout=5000)
+        except PlaywrightTimeout:
+            pass
+        still(page)  # and it stays there while the blocks around it render
+        top = page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", target)
+        assert page.evaluate(landed, target), (width, target, top)
+    page.close()
 
 
 PAGES_WITH_CODE = {**{f"lesson-{lesson.id}": lesson.url for lesson in LESSONS},
@@ -519,7 +523,7 @@ def test_a_code_block_not_yet_laid_out_already_has_its_height(browser, base_url,
 
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [390, 1280])
-@pytest.mark.parametrize("lesson", lesson_params())
+@pytest.mark.parametrize("lesson", kit_lesson_params())
 def test_back_returns_the_reader_to_the_place_they_left(browser, base_url, lesson, width):
     page = browser.new_page(viewport={"width": width, "height": 844})
     page.goto(f"{base_url}/{lesson.url}")
@@ -549,7 +553,7 @@ TAB_PREVIOUS = """c => [...document.querySelectorAll('a[href], button, [tabindex
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lesson", lesson_params())
+@pytest.mark.parametrize("lesson", kit_lesson_params())
 def test_tabbing_onto_a_block_not_yet_mounted_lands_on_its_copy_button(browser, base_url, lesson):
     """Material mounts a block when Tab brings it into view: its copy button comes first, and a block
     that needs no scrolling loses its tab stop. Focus goes to the copy button, not back to the page."""
