@@ -15,6 +15,8 @@ them as parallel jobs, `.ci/run` all of them):
   read of the session's built site (`built_site`, `lesson_html`); only these parametrize over the
   course's lessons.
 - browser: Debian's Chromium through Playwright, on the built site; waits on states, never on times.
+  Every page a reader opens loads once a palette (test_browser); a behaviour of the kit's own
+  script (report link, back, lazy mounting, tabbing) is tried on one lesson page (kit_lesson_params).
 
 `scripts/test.sh` runs them in one process a core (pytest-xdist), a test file's tests in one
 process (they share its module's copies and serves); the built site is built once for all.
