@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit.core import engine, guard, numbers  # noqa: E402
+from coursekit.core import engine, guard, numbers, variations  # noqa: E402
 from coursekit.extensions import authoring, checks  # noqa: E402
 
 
@@ -80,6 +80,9 @@ def main() -> int:
             if changes:
                 path.write_text(text[:offset] + body, encoding="utf-8")
             left += sum(1 for b in bound if not b.agrees) - len(changes)
+    except variations.ChangeError as e:
+        print(e, file=sys.stderr)
+        return 2
     finally:
         build.close()
     if args.fix and left:

@@ -607,6 +607,56 @@ def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_less
     assert settled({"w[1, 0]": [0.5], "w[1, 1]": [0.3], "w[1, 2]": [0.2]}) == "tie"  # alike only in this example
 
 
+def test_a_tie_is_settled_only_when_every_tied_candidate_moves_with_the_first(monkeypatch):
+    from pathlib import Path
+
+    from coursekit.core import variations
+    from coursekit.extensions import authoring
+
+    scope = {f"t{i}": torch.tensor([0.5, float(i)]) for i in range(15)}  # fifteen cells equal to 0.5 today
+    found, why = best(["0.5"], scope)
+    assert why == "tie" and len({e.split("[")[0] for e in found}) <= 3  # three shown
+    tied = candidates.answer(query(["0.5"]), scope, {})[1][1]
+    assert len(tied) == 15  # every one handed on: none left out of the test of a change
+
+    def settled(after):
+        p = authoring.Proposal(1, [], tied[:3], "tie", list(tied))
+        monkeypatch.setattr(authoring, "_lesson", lambda *a: "l0")
+        changed, lesson_build = SimpleNamespace(close=lambda: None), object()
+        monkeypatch.setattr(variations, "varied", lambda *a, **k: changed)
+        before = {e: [0.5] for e in tied}
+        monkeypatch.setattr(variations, "values", lambda build, lesson, exprs: after if build is changed else before)
+        page = Path(__file__)
+        authoring.settle_ties(lesson_build, page.parent, page, [p])
+        return p.why_not
+
+    assert settled({e: [0.7] for e in tied}) == "same"  # all move together: one quantity
+    assert settled({**{e: [0.7] for e in tied}, tied[-1]: [0.5]}) == "tie"  # the last stays put: two quantities
+
+
+def test_declared_changes_that_break_the_lesson_are_an_error_naming_its_package(monkeypatch):
+    from pathlib import Path
+
+    from coursekit.core import engine, variations
+    from coursekit.extensions import authoring
+
+    changed = SimpleNamespace(close=lambda: None)
+    lesson_build = SimpleNamespace(lessons={"l0": SimpleNamespace(folder="lessons/l0")})
+
+    def values(build, lesson, exprs):
+        if build is changed:
+            raise engine.LessonError("运行 lessons/l0/a.py 出错：RuntimeError: size 5 must match size 4")
+        return {e: [0.5] for e in exprs}
+
+    monkeypatch.setattr(authoring, "_lesson", lambda *a: "l0")
+    monkeypatch.setattr(variations, "varied", lambda *a, **k: changed)
+    monkeypatch.setattr(variations, "values", values)
+    p = authoring.Proposal(1, [], ["a[0]", "b[0]"], "tie", ["a[0]", "b[0]"])
+    with pytest.raises(variations.ChangeError, match=r"^lessons/l0/__init__.py: INPUT_CHANGES .*lessons/l0/a.py.*size 5"):
+        authoring.settle_ties(lesson_build, Path(__file__).parent, Path(__file__), [p])
+    assert p.why_not == "tie"  # nothing settled
+
+
 def test_a_row_the_text_names_whose_cells_are_all_the_number_binds_that_rows_one_value():
     scope = {"first": SimpleNamespace(scores=torch.tensor([[0.7, 0.0, 0.0], [0.0, 0.7, 0.0], [0.0, 0.0, 0.0]])),
              "mask": torch.tensor([[True, False, False], [True, True, False], [True, True, True]]),

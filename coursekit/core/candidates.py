@@ -36,7 +36,6 @@ from coursekit.core import numbers
 
 MOST = 3  # candidates shown
 SURE = ("", "alike")  # decisions --bind writes: no rival, or cells the text says are one value (_read)
-TIED = 12  # tied candidates handed on to be told apart (coursekit.core.variations)
 LARGEST = 4096  # values larger than this are searched as a whole only
 CLAUSE = -0.5  # the tier of a term in the clause just before a number: nearer than its paragraph, after a count's thing
 MORE = 0.01  # how much nearer each further stem of the nearest ones makes a name (_tier)
@@ -274,7 +273,7 @@ def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str],
     if why[0] == "far" and asks.each and EACH.fullmatch(found[0][1]):
         why = ("", [])  # 各给四分之一: every cell of a vector agrees, no coincidence of one small number
     if rivals and why[0] in ("", "far"):
-        why = ("tie", [found[0][1], *rivals][:TIED])
+        why = ("tie", [found[0][1], *rivals])
     read = _read(why[1], query.get("listed") or [], bool(query.get("each"))) if why[0] == "tie" else None
     if read:  # 位置 1、2、3 上 … 约为 0.4621: the cell it names; 各约 0.3333: cells it says are one value
         cell, settled = read
@@ -498,6 +497,6 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
 
         rivals = [e for e in rivals if not no_rival(e)]
     if rivals:
-        return "tie", [best, *rivals][:TIED]
+        return "tie", [best, *rivals]  # every one: a change must move them all to settle it
     reach = NEAR if count or len(written) > 1 else 0  # one plain small number: named in its paragraph
     return ("far" if weak(written) and tier > reach else ""), []

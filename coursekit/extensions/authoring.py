@@ -412,7 +412,12 @@ def settle_ties(build: engine.Build, root: Path, path: Path, chosen: list[Propos
         if changed is None:
             return 0
         try:
-            before, after = variations.values(build, lesson_id, exprs), variations.values(changed, lesson_id, exprs)
+            before = variations.values(build, lesson_id, exprs)
+            try:
+                after = variations.values(changed, lesson_id, exprs)
+            except engine.LessonError as e:  # a change that breaks the lesson tells nothing apart
+                raise variations.ChangeError(f"{build.lessons[lesson_id].folder}/__init__.py: INPUT_CHANGES 改过之后，"
+                                             f"这一讲不能运行了（{e}）：改动要一起改它牵动的输入，让这一讲照样能跑") from e
         finally:
             changed.close()
     settled = 0
