@@ -48,10 +48,10 @@ def lesson_params(lessons=None, having=None):
 
 
 def kit_lesson_params(having=None):
-    """pytest.param for the one lesson page a test of the kit's own script in the browser runs on (the
-    report link, the back button, lazy mounting, tabbing): that script is the same on every page, and
-    what differs by page (its blocks' heights, its text, its widgets, its requests) is read on each
-    page by other tests. Of the lessons for which `having(lesson)` holds, the one with the most code
+    """pytest.param for the one lesson a test of the kit's own behaviour runs on (in the browser: the
+    report link, the back button, lazy mounting, tabbing; the runner's exit on a failing check):
+    that behaviour is the kit's, the same for every lesson, and what differs by lesson (its blocks'
+    heights, its text, its widgets, its requests, its output) is read on each by other tests. Of the lessons for which `having(lesson)` holds, the one with the most code
     fences (the hardest for lazy layout), the first in course order if several have as many."""
     chosen = [lesson for lesson in LESSONS if having is None or having(lesson)]
     fences = {lesson.id: len(re.findall(r"^ {0,3}(?:```|~~~)", lesson.markdown(), re.M)) for lesson in chosen}

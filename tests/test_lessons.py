@@ -14,7 +14,7 @@ import torch
 from bs4 import BeautifulSoup
 
 from coursekit.core import scan
-from tests.conftest import LESSONS, ROOT, Lesson, lesson_params
+from tests.conftest import LESSONS, ROOT, Lesson, kit_lesson_params, lesson_params
 
 
 def test_the_course_has_lessons_each_with_a_page_and_a_package():
@@ -113,7 +113,7 @@ def test_each_lesson_prints_the_same_with_one_thread_as_with_more(lesson):
 
 
 @pytest.mark.engine
-@pytest.mark.parametrize("lesson", lesson_params())
+@pytest.mark.parametrize("lesson", kit_lesson_params())  # the kit's runner, the same for every lesson
 def test_a_failing_check_makes_the_command_exit_non_zero_naming_file_and_line(lesson, tmp_path):
     shutil.copytree(ROOT / "lessons", tmp_path / "lessons", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "tinylm", tmp_path / "tinylm", ignore=shutil.ignore_patterns("__pycache__"))

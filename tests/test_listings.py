@@ -59,15 +59,6 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-@pytest.mark.parametrize("lesson", lesson_params())
-def test_the_first_listing_runs_on_its_own_with_its_imports(lesson):
-    listings = page_listings(lesson.markdown())
-    assert listings, "the page shows no listing from the lesson's files"
-    result = run_pasted(snippet(listings[0]))
-    assert result.returncode == 0, result.stderr
-    assert "grad_fn" not in result.stdout
-
-
 @pytest.mark.build
 @pytest.mark.parametrize("lesson", lesson_params())
 def test_every_listing_pasted_one_after_another_runs_and_prints_what_the_page_shows(lesson, built_site):
