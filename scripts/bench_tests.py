@@ -10,15 +10,19 @@ and times, side by side:
 - `bash scripts/test.sh --fast` after it: the layer an author runs while writing;
 - the slope: what each added lesson adds to the full command.
 
-Measured (2-core machine, 2 test workers, at 5ce7399; in brackets the run before test_browser loaded a page once a width):
+Measured (2-core machine, 2 test workers, fresh clones, nothing else running), each row one run:
 
-| measure | 0 added | 3 added | per added lesson | target |
-| --- | ---: | ---: | ---: | --- |
-| `bash scripts/test.sh` from a fresh clone (s) | 438 (496) | 551 (678) | +38 (+61) | ≤ 600 s; ≤ 20 s a lesson |
-| `bash scripts/test.sh --fast` (s) | 28.5 (30.9) | 42.1 (48.5) | +4.5 (+5.9) | ≤ 60 s |
+| at commit | full, 0 added (s) | full, 3 added (s) | per added lesson | fast, 0 / 3 added (s) |
+| --- | ---: | ---: | ---: | ---: |
+| 8a58c1c (copies waited for the session's build) | 545 | 682 | +45.8 | |
+| 5ce7399 | 438 | 551 | +38 | 28.5 / 42.1 |
+| d4b6ef2 (a page loads once a palette) | 489 | 569 | +26.7 | 27.6 / 36.4 |
+| f6726ed (one scratch copy, no first-listing run) | 479 | 534 | +18.2 | 27.1 / 27.9 |
 
-The slope is still over target: the rest is mostly test_page_quality and test_reader, which still
-load each lesson page once per width and scheme.
+Targets: full at most 600 s, at most 20 s a lesson; fast at most 60 s. The full figures include the
+set-up from nothing (about a minute). What still grows with each lesson: its share of the session's
+build, its notebook's run in a checkout, its pages in the browser (two palettes each, lesson and
+notebook), its widgets' tests and its listings pasted in page order.
 """
 
 from __future__ import annotations
