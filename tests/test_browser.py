@@ -50,6 +50,9 @@ TITLES = {f"lesson-{lesson.id}": lesson.title for lesson in LESSONS}
 
 
 def axe_violations(page) -> tuple[list, str]:
+    # Material fades the search field's colours when the width crosses its breakpoint: axe read
+    # mid-fade finds a contrast no reader sees still (4.12 on one run); it reads the settled page.
+    page.wait_for_function("() => !document.getAnimations().some(a => a instanceof CSSTransition)", timeout=LOADED)
     results = Axe().run(page)
     bad = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
            if v["impact"] in ("serious", "critical")]
@@ -103,9 +106,6 @@ def test_every_page_fits_both_widths_loads_only_local_files_and_has_no_serious_a
     for width in (1280, 390):
         fits(page, width, name, scheme, shown)
     page.set_viewport_size({"width": 1280, "height": 900})
-    # Material fades the search field's colours when the width crosses its breakpoint: axe read
-    # mid-fade finds a contrast no reader sees still (4.12 on one run); it reads the settled page.
-    page.wait_for_function("() => !document.getAnimations().some(a => a instanceof CSSTransition)", timeout=LOADED)
     bad, report = axe_violations(page)
     assert bad == [], report
     if scheme == "dark":  # the toggle switches the palette, and the page still fits
