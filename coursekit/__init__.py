@@ -1,7 +1,7 @@
 """Build tooling for the course site, in layers; learners read `tinylm` and `lessons`, not this.
 
 - `coursekit.core`: what a page claims and how lessons run, builder-neutral: number formats and
-  reading (numbers, scan, guard, printed, comments, candidates), the lessons' runs and their
+  reading (numbers, scan, guard, printed, comments, candidates; the words they read with, lexicon), the lessons' runs and their
   sealed cache (engine, worker, stamps, variations), what pages show (shown, pasted, manifest, widgets,
   notebook, report, footer). It imports no builder and no Markdown library.
 - `coursekit.extensions`: the Python-Markdown extensions over the core (checks, fence, crossref,

@@ -462,8 +462,8 @@ def test_a_full_width_comma_outside_brackets_parts_two_clauses():
 
 
 def test_a_function_of_a_written_number_is_the_texts_own_arithmetic():
-    [q] = _queries("exp(0) = 1.0，照样分到比例。\n")
-    assert q["of_written"] and candidates.answer(q, {"exps": torch.tensor([1.0, 2.0])}, {}) == ([], ("none", []))
+    zero, q = _queries("exp(0) = 1.0，照样分到比例。\n")  # the 0 is a claim too: a function's argument (ln 4)
+    assert not zero["of_written"] and q["of_written"] and candidates.answer(q, {"exps": torch.tensor([1.0, 2.0])}, {}) == ([], ("none", []))
     [q] = _queries("exp(a) = 1.0，照样分到比例。\n")
     assert not q["of_written"]
 

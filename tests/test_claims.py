@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import pytest
 
 from coursekit.core import guard
@@ -11,3 +14,18 @@ from coursekit.core import guard
 def test_each_documented_non_claim_holds_no_claim_and_its_neighbour_does(entry):
     assert guard.claims(entry.example) == [], entry.example
     assert guard.claims(entry.neighbour), entry.neighbour
+
+
+RED_TEAM = tomllib.loads((Path(__file__).parent / "data" / "claims_red_team.toml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", RED_TEAM["breaks"] + RED_TEAM["background"], ids=lambda c: c["why"][:60])
+def test_a_red_team_case_reads_as_the_reader_takes_it(case):
+    """A number stating a quantity is a claim wherever it stands; one about the world outside is not."""
+    assert [t.text for t in guard.scan_page("", case["text"]).tokens if t.claim] == case["claims"], case["text"]
+
+
+def test_every_pattern_the_guard_exempts_belongs_to_a_documented_row():
+    assert guard.EXEMPT == guard._exempt(guard.WORDS)
+    assert all(isinstance(p, str) and p for e in guard.NON_CLAIMS for p in e.patterns)
+    assert len(guard.EXEMPT) == sum(len(e.patterns) for e in guard.NON_CLAIMS)

@@ -140,7 +140,7 @@ HARMLESS = {
     "versions in Chinese word order": "PyTorch（2.13 版），torch 版本 2.13，Python ≥ 3.11，Material v9.5。",
     "numbered headings and sections": "## 3.2 改数题\n\n详见 3.2 小节，写于 2024.05。",
     "arithmetic on letters": "位置 i+1 读位置 t−1 与 n-1，第 2i 个；(i+1)、d/2、2×d、√d/2、x₀+1、top-1 都是式子。",
-    "ordinals joined to ordinals": "位置 1-3、第 1 到 2 行，step 100，第 -1 个。",
+    "ordinals joined to ordinals": "位置 1-3、第 1 到 2 行，第 -1 个。",
     "Markdown escapes in a heading": "# 12｜torch 2\\.13 与 GPT\\-3\\.5：位置 i\\+1",
 }
 

@@ -32,7 +32,7 @@ import types
 from dataclasses import dataclass
 from numbers import Number
 
-from coursekit.core import numbers
+from coursekit.core import lexicon, numbers
 
 MOST = 3  # candidates shown
 SURE = ("", "alike")  # decisions --bind writes: no rival, or cells the text says are one value (_read)
@@ -44,31 +44,17 @@ COUNTS, NEAR, ELSEWHERE = -1, 2, 3  # tiers; NEAR: the farthest a weakly written
 SHARED = 6  # decimals at which the row sums of a table are one value (float noise is smaller)
 LONG = 10  # the last element of a longer sequence is written x[-1] (the final loss), not x[99]
 
-# The course's terms and the names its code gives what they stand for: a term in the paragraph
-# brings names made of these stems nearer (读取比例 -> weights, masked.weights).
-TERMS = {
-    "查询": ("q", "query"), "键": ("k", "key"), "值": ("v", "value"), "分数": ("score",), "读取比例": ("weight",),
-    "输出": ("output",), "掩码": ("mask",), "损失": ("loss",), "概率": ("prob", "chance"), "得分": ("score",),
-    "指数": ("exp",), "分母": ("sum",),
-}
-# Terms too common to name a quantity anywhere in a paragraph, but that do in the clause just before a
-# number (分到的比例也是 0: the weights, not the exponentials its paragraph also speaks of).
-CLAUSE_TERMS = {"比例": ("weight",), "√": ("d",), "根号": ("d",), "维度": ("d",), "维数": ("d",),  # √2: the d of √d
-                "位置": ("position",)}  # 位置 1 的损失: by_position
-# What a count counts (两个模型, 四种颜色, 64 句) and the names its code gives such things. A count of
-# one of these is bound only to a name made of its stems: 三组投影 is not the three rows of x.
-COUNTED = {
-    "模型": ("model",), "颜色": ("color",), "句": ("sentence", "context"), "上文": ("context",), "名字": ("name",),
-    "步": ("step", "loss"), "层": ("layer",), "样本": ("target", "example"), "参数": ("param",), "题": ("case", "input", "target"),
-    "投影": ("proj",), "头": ("head",), "字": ("context", "char", "input"), "小数": ("place", "decimal"),
-    "可读": ("mask",),  # 三个可读位置: the cells a mask lets through (a sum of it, READABLE)
-}
-# Measure words that count one thing only, when the text names no thing after them (题目从 192 道变成
-#了 1344 道: 道 counts 题).
-MEASURED = {"道": "题"}
-# What a count of the size of an array counts (三个位置, 两列, 九项): any array's size may be it.
-AXES = ("位置", "行", "列", "维", "坐标", "元素", "分量", "格", "项")
-
+# The course's words, from its glossary (lessons/glossary.toml, read by coursekit.core.lexicon):
+# TERMS, a term in the paragraph brings names made of its stems nearer (读取比例 -> weights);
+# CLAUSE_TERMS, too common to count anywhere in a paragraph, only in the clause just before a number;
+# COUNTED, what a count counts (两个模型 -> models): such a count binds only to a name of its stems;
+# MEASURED, a measure word that counts one thing only (192 道: 题); AXES, what a count of an array's
+# size counts (三个位置, 两列).
+TERMS = lexicon.LEXICON.stems("terms")
+CLAUSE_TERMS = lexicon.LEXICON.stems("clause_terms")
+COUNTED = lexicon.LEXICON.stems("counted")
+MEASURED = dict(lexicon.LEXICON.measured)
+AXES = lexicon.LEXICON.axes()
 
 WHOLE, PART, ELEMENT = 0, 1, 2  # kinds of candidate, in ranking order
 AGGREGATE = re.compile(r"\.(?:sum|mean)\(|^sum\(")  # a value made of a whole table: its sum, its mean
@@ -79,11 +65,11 @@ READABLE = re.compile(r"[\w.]+(?:\[\d+\])?\.sum\(\)")  # mask[2].sum(): the cell
 ROW0 = -1  # the kind of the row a text names by its index (a₀=[…]), before any whole value
 
 
-# Words that contain a term without meaning it: 数值 (a number) is no 值 (V), 平均值 no V either;
-# the 值 of 指数值 or 分数值 (the exponentials', the scores' values) is the word before it, no V.
-TERM_VALUES = re.compile(r"(?<=指数|分数|得分|概率|损失)值")
-NOT_TERMS = re.compile(r"数值|均值|最大值|最小值|取值|阈值|值得")
-
+# Words that contain a term without meaning it (数值 is no 值), and terms whose word after another
+# term belongs to that one (the 值 of 指数值): both from the glossary.
+NOT_TERMS = re.compile(lexicon.alternation(lexicon.LEXICON.not_terms) or "(?!)")
+TERM_VALUES = re.compile("|".join(f"(?:{'|'.join(f'(?<={re.escape(o)})' for o in owners)}){re.escape(term)}"
+                                  for term, owners in lexicon.LEXICON.owned) or "(?!)")
 
 def stems(text: str, terms: dict = TERMS) -> set[str]:
     """The name stems the course's terms in `text` stand for."""

@@ -362,9 +362,11 @@ class Build:
         block is first looked up, so a build whose pages all come from the page cache never reads it;
         each file is read again only when its stamp says it may have changed (a serve rebuild)."""
         from coursekit import KIT as kit
+        from coursekit.core.lexicon import GLOSSARY
 
         files = [p for p in sorted(kit.rglob("*")) if p.is_file() and "__pycache__" not in p.parts]
-        return _sha(*(f"{p.relative_to(kit).as_posix()}\0" + _kit_file(p) for p in files))
+        return _sha(*(f"{p.relative_to(kit).as_posix()}\0" + _kit_file(p) for p in files),
+                    "glossary\0" + _kit_file(GLOSSARY))  # the course's words: what proposals read
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, lesson_ids=None) -> None:

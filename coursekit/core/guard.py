@@ -22,92 +22,118 @@ import builtins
 import re
 from dataclasses import dataclass, field
 
-from coursekit.core import numbers, scan
+from coursekit.core import lexicon, numbers, scan
 
 ANNOTATION = re.compile(r"\{(=|示意)")
 # Names an expression may use without reading anything the lesson computed.
 NOT_FROM_THE_LESSON = set(dir(builtins)) | {"math", "torch", "numpy", "np"}
 OPERATORS = set("×*·+=≈/÷−-@√^<>≤≥±")
-# Arithmetic joining a number to a letter (位置 i+1, t−1, n-1, d/2) writes a formula, not a value.
+# Arithmetic joining a number to a letter (位置 i+1, t−1, n-1, d/2, 1/\sqrt{d}) writes a formula, not a value.
 ARITHMETIC = set("×*·+/÷−-^")
+MULTIPLY = set("×*·")
 LETTER_BEFORE = re.compile(r"[A-Za-zα-ωΑ-Ω][A-Za-z0-9_₀-₉ᵢⱼₖₗₘₙₜ'′]*[)）]*$")
-LETTER_AFTER = re.compile(r"[√(（]*[A-Za-zα-ωΑ-Ω]")
-# Ordinals name a place, they state no value: 第 10 讲, 第08讲, 位置 1、2, 第 -1 个, step 100.
-ORDINAL_WORD = re.compile(r"(?:第|位置|序号|编号|图|表|公?式|例|练习|习题|问题|附录|端口|"
-                          r"(?<![A-Za-z])(?i:position|row|column|step|epoch|lesson|figure|fig\.|table|eq\.|exercise|port))"
-                          r"[ \t*_]*[(（]?[ \t]*$")
-ORDINAL_UNIT = re.compile(r"[ \t*_]*(?:讲|行|列|题|步|个|项|位|层|次|章|节|轮|句|种|坐标|维)")
+LETTER_AFTER = re.compile(r"[√(（\\]*[A-Za-zα-ωΑ-Ω]")
+FORMULA_REST = re.compile(r"[A-Za-zα-ωΑ-Ω0-9_₀-₉×*·+/÷−\-^ \t()（）√\\{}]*")  # the rest of a formula: 4×d×d
+WORDS = lexicon.LEXICON
+COUNTER = re.compile(rf"[ \t*_]*(?:{WORDS.counters()})")  # a measure word right after a number: it counts
+PLACE = re.compile(rf"[ \t*_]*(?:{WORDS.places()})")  # after 第 N, a word naming a place: 第 3 行
+# A label names a place, it states no value: 第 10 讲, 第08讲, 位置 1、2, 头 0, 第 -1 个 (lexicon: labels).
+LABEL = re.compile(rf"(?<![A-Za-z])(?P<label>{WORDS.nouns(WORDS.labels)})[ \t*_]*[(（]?[ \t]*$")
 ORDINAL_JOIN = re.compile(r"[ \t*_]*(?:[、~～\-–—和与或及到至]|以及)[ \t*_]*")
 INTEGER = re.compile(r"[-−]?\d+")
 LIST_MARKER = re.compile(r"[ \t>]*(?P<n>\d+)[.)][ \t]")  # an ordered list's 1. 2.: the list's own numbering
-# Products named with a number: macOS 14, Windows 11, Llama 2, RTX 4090, HTTP 404.
-PRODUCTS = "macOS|iOS|Android|Windows|Ubuntu|Debian|Llama|Qwen|RTX|GTX|HTTP|Node|Python|Chrome|Chromium"
-# Set phrases whose numerals count nothing (a measure word follows them, so they would read as counts).
-IDIOMS = "十字路口|十字|三番五次|三天两头|两头|十年磨一剑|二维码|五花八门|说两句|两句话|(?:上午|下午|晚上|早上)[一二两三四五六七八九十]+点"
-# Software whose version numbers a lesson may name; `name 2.13` after one of these is a version.
-SOFTWARE = ("torch|PyTorch|Python|CUDA|numpy|NumPy|MkDocs|Material|Zensical|jieba|Node(?:\\.js)?|npm|pip|"
-            "Chromium|Chrome|Lighthouse|markdown-exec|Debian|Ubuntu|tinylm|Playwright|Jupyter(?: Book)?|JupyterLab|GPT|"
-            "Sphinx|MyST(?:-NB)?|nbconvert|jupyter-cache|mkdocs-jupyter|pymdown-extensions")
-# Written forms that are never claims and never bound: versions, dates, section numbers, names.
-EXEMPT = [
-    re.compile(r"\d+(?:\.\d+){2,}"),  # 3.2.1, 2024.05.01, 1.12.6
-    # dates: 2024-05-01, 2024.05, 2024年5月1日, 2024 年 5 月; times of day: 12:30, 01:02:03
-    re.compile(r"(?<![\d.])(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.](?:0[1-9]|[12]\d|3[01]))?(?![\d.])"),
-    re.compile(r"(?<![\d.])(?:19|20)\d\d[ \t]*年(?:[ \t]*\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*日)?)?"),
-    re.compile(r"(?<![\d.:])\d{1,2}:\d\d(?::\d\d)?(?![\d.:])"),
-    re.compile(rf"(?<![A-Za-z])(?:{SOFTWARE})(?:[ \t]*(?:==|>=|<=|~=|≥|≤|@|版本)[ \t]*v?\d+(?:\.\d+)*|"
-               rf"(?:[ \t]+|-)v?\d+(?:\.\d+)+)", re.I),
-    re.compile(rf"(?<![A-Za-z])(?:{PRODUCTS})[ \t]*\d+(?![\d.])"),  # macOS 14, Windows 11, RTX 4090, HTTP 404
-    re.compile(r"(?<![\w.-])[\w.-]+[ \t]*(?:==|>=|<=|~=)[ \t]*\d+(?:\.\d+)*"),  # a pin: foo==1.2, bar>=3
-    re.compile(r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d+"),  # a port
-    re.compile(r"(?<![A-Za-z])v\d+(?:\.\d+)+"),  # v2.1
-    re.compile(r"\d+(?:\.\d+)+[ \t]*版"),  # （2.13 版）
-    re.compile(r"\d+(?:\.\d+)+[ \t]*小?(?:节|章)|§[ \t]*\d+(?:\.\d+)*|^#{1,6}[ \t]+\d+(?:\.\d+)*[ \t]", re.M),
-    re.compile(r"(?<![A-Za-z])(?:[A-Z][A-Za-z]*|utf|iso|latin)-\d+(?:\.\d+)?(?![\d.])"),  # UTF-8, utf-8, GPT-3.5
-    re.compile(r"(?:Ctrl|Alt|Shift|Cmd|Win)\+\d+", re.I),  # key combinations
-    re.compile(r"-+8(?:<|&lt;)-+"),  # the snippet marker, written out in text
-    re.compile(r"^(?:#[ \t]+\d+[ \t]*[｜|]|[\"']?\d+[ \t]*｜)", re.M),  # a lesson's number before its title: # 12｜掩码, "12｜…"
-    re.compile(r"\[\^[^\]\s]+\]"),  # a footnote's label: [^1]
-    re.compile(r"从[ \t]*[01][ \t]*(?:开始)?数"),  # 从 0 数起: how places are counted
-    re.compile(IDIOMS),
-    # a dotted version after a name the list above doesn't know: Sphinx 7.4, MyST-NB 1.4, jupyter-cache 1.0
-    # (a package's name: lowercase, hyphenated; a word before a decimal, loss 0.4012, AUC 0.91, states a value)
-    re.compile(r"(?<![A-Za-z0-9_.])[a-z][a-z0-9]*(?:-[a-z0-9]+)+[ \t]+v?\d+(?:\.\d+)+(?![\d.])"),
-]
+FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}\($")  # exp(, ln(: a number inside is the function's argument
+# A quotation with its source (a blockquote ending in —— 出处, or a quote/cite admonition): the
+# source's words and numbers, not the course's claims.
+QUOTED_BLOCK = re.compile(r"(?:^[ \t]*>.*\n?)+", re.M)
+ATTRIBUTION = re.compile(r"^[ \t]*>[ \t]*(?:——|—|--)", re.M)
+QUOTE_ADMONITION = re.compile(r"^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+(?:quote|cite)\b.*\n(?:(?:(?P=indent)[ \t]+.*|[ \t]*)(?:\n|$))*", re.M)
 
 
 @dataclass(frozen=True)
 class NonClaim:
-    """One kind of written number that is no claim: what it is, where it shows, and a pair of texts
-    the tests (and 如何写一讲) read: `example` holds no claim, `neighbour`, its near twin, does."""
+    """One kind of written number that is no claim: what it is, where it shows, a pair of texts the
+    tests (and 如何写一讲) read (`example` holds no claim, `neighbour`, its near twin, does), and the
+    written forms that make it one. A form is a regex over the text as the reader reads it, where
+    `<software>`, `<products>`, `<families>`, `<references>` and `<idioms>` stand for the lexicon's
+    lists (coursekit/core/language.toml and the course's glossary); a kind with no forms is decided
+    where the scan reads a number (`_ordinal`, `_claim`, `_index`, `scan.visible_mask`)."""
 
     kind: str
     forms: str
     example: str
     neighbour: str
+    patterns: tuple[str, ...] = ()
 
 
-# The whole list; 如何写一讲 prints it, tests/test_claims.py checks both sides of every entry.
+# The whole list; 如何写一讲 prints it, tests/test_claims.py checks both sides of every entry, and
+# its patterns are the guard's (EXEMPT): the table is the rule.
 NON_CLAIMS = [
-    NonClaim("序数", "第 10 讲、第三行、第08讲、位置 0、位置 1、2、step 100", "第三行的比例", "三行的比例"),
+    NonClaim("序数与标号", "第 10 讲、第三行、第08讲、位置 0、位置 1、2、头 0（lexicon 的 labels）；但 第 120 步、位置 2 个 要绑定",
+             "第三行的比例", "三行的比例"),
     NonClaim("下标", "weights[1]、V[2, 0] 方括号里的整数", "把 V[2] 改为 V[0]", "把 V 改为 [2, 0]"),
     NonClaim("泛指的“一”", "一个、一次、一行、一讲一讲：汉语的不定冠词；要说恰好一个，写 1 并绑定",
              "一个向量", "两个向量"),
     NonClaim("约数", "两三个、十几个、几个、好几 GB", "两三个位置", "三个位置"),
-    NonClaim("日期与年份", "2024-05-01、2024年5月、2024.05", "写于 2024年5月", "写了 2024 行"),
-    NonClaim("版本号", "torch 2.13、Python ≥ 3.11、Sphinx 7.4、PyTorch（2.13 版）、v2.1、3.2.1",
-             "用 Sphinx 7.4 构建", "用时 7.4 秒"),
-    NonClaim("名字里的数", "UTF-8、GPT-3.5、float32、q0、d_k、Ctrl+1", "按 UTF-8 读", "按 8 位读"),
+    NonClaim("日期与时刻", "2024-05-01、2024年5月、2024.05、12:30", "写于 2024年5月", "写了 2024 行", (
+        r"(?<![\d.])(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])(?:[-/.](?:0[1-9]|[12]\d|3[01]))?(?![\d.])",
+        r"(?<![\d.])(?:19|20)\d\d[ \t]*年(?:[ \t]*\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*日)?)?",
+        r"(?<![\d.:])\d{1,2}:\d\d(?::\d\d)?(?![\d.:])")),
+    NonClaim("版本号", "torch 2.13、Python ≥ 3.11、Sphinx 7.4、mkdocs-static-i18n 1.2、PyTorch（2.13 版）、v2.1、3.2.1、"
+             "foo==1.2；lexicon 不认识的名字后面的小数是值（cross-entropy 0.2331）",
+             "用 Sphinx 7.4 构建", "用时 7.4 秒", (
+        r"\d+(?:\.\d+){2,}",
+        r"(?<![A-Za-z])(?:<software>)(?:[ \t]*(?:==|>=|<=|~=|≥|≤|@|版本)[ \t]*v?\d+(?:\.\d+)*|(?:[ \t]+|-)v?\d+(?:\.\d+)+)",
+        r"(?<![A-Za-z0-9_.-])(?:<families>)[a-z0-9]*(?:-[a-z0-9]+)*[ \t]+v?\d+(?:\.\d+)+(?![\d.])",
+        r"(?<![\w.-])[\w.-]+[ \t]*(?:==|>=|<=|~=)[ \t]*\d+(?:\.\d+)*",
+        r"(?<![A-Za-z])v\d+(?:\.\d+)+",
+        r"\d+(?:\.\d+)+[ \t]*版")),
+    NonClaim("名字里的数", "UTF-8、GPT-3.5、float32、q0、d_k、macOS 14、RTX 4090、Ctrl+1、localhost:8000",
+             "按 UTF-8 读", "按 8 位读", (
+        r"(?<![A-Za-z])(?:[A-Z][A-Za-z]*|utf|iso|latin)-\d+(?:\.\d+)?(?![\d.])",
+        r"(?<![A-Za-z])(?:<products>)[ \t]*\d+(?![\d.])",
+        r"(?i:Ctrl|Alt|Shift|Cmd|Win)\+\d+",
+        r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d+")),
     NonClaim("“零”作名字", "零向量、零矩阵：一类东西的名字，不是个数", "q₀ 改成零向量", "q₀ 改成 0"),
-    NonClaim("节号、讲号、列表序号", "§3.2、3.2 节、## 3.2 标题、# 12｜标题、有序列表开头的 1. 2.", "见 3.2 节", "约 3.2"),
-    NonClaim("脚注", "[^1]", "见脚注[^1]", "见 [1]"),
-    NonClaim("从几数起", "从 0 数起", "位置 4（从 0 数起）", "位置数为 4"),
-    NonClaim("字母的算式", "位置 i+1、t−1、2×d、d/2，函数式 exp(−∞)、exp(0)", "读到位置 i+1，exp(−∞) 为零", "读到 1+1，分数为 −∞"),
-    NonClaim("代码", "代码块与行内代码里的代码；只写着数、向量或形状的行内代码（`[3, 2]`、`(3, 4)`、`d_k = 4`）除外",
+    NonClaim("节号、讲号、列表序号", "§3.2、3.2 节、## 3.2 标题、# 12｜标题、有序列表开头的 1. 2.；## 0.2331 的损失 要绑定",
+             "见 3.2 节", "约 3.2", (
+        r"\d+(?:\.\d+)+[ \t]*小?(?:节|章)|§[ \t]*\d+(?:\.\d+)*",
+        r"^#{1,6}[ \t]+[1-9]\d?(?:\.\d{1,2})*(?![\d.])[ \t]",
+        r"^(?:#[ \t]+\d+[ \t]*[｜|]|[\"']?\d+[ \t]*｜)")),
+    NonClaim("引用", "图 10.1、式 (10.2.1)、Table 3.2、arXiv:1706.03762、脚注 [^1]", "见图 10.1", "约 10.1", (
+        r"(?<![A-Za-z])(?:<references>)[ \t]*[(（]?[ \t]*\d+(?:\.\d+)+[)）]?",
+        r"(?<![A-Za-z])(?i:arxiv)[ \t]*[:：]?[ \t]*\d{4}\.\d{4,5}(?:v\d+)?",
+        r"\[\^[^\]\s]+\]")),
+    NonClaim("引文", "带出处的引文（末行以 —— 开头的引用块）、quote 或 cite 提示框里的数：是出处的话，不是本课的论断",
+             "> 原文用了 8 个头。\n>\n> ——《某书》", "> 这里用了 8 个头。"),
+    NonClaim("从几数起", "从 0 数起", "位置 4（从 0 数起）", "位置数为 4", (r"从[ \t]*[01][ \t]*(?:开始)?数",)),
+    NonClaim("习语", "十字路口、三番五次、二维码、下午三点", "走到十字路口", "走了十个路口", (
+        r"<idioms>|(?:上午|下午|晚上|早上)[一二两三四五六七八九十]+点",)),
+    NonClaim("字母的算式", "位置 i+1、t−1、2×d、d/2、1/√d、O(1)，函数式 exp(−∞)；但 4×d×d 个、ln(5) 里的数要绑定",
+             "读到位置 i+1，exp(−∞) 为零", "读到 1+1，分数为 −∞", (r"(?<![A-Za-z])[OΘΩ][ \t]*\([^()\n]*\)",)),
+    NonClaim("代码", "代码块与行内代码（`…`、<code>、<kbd>）里的代码；只写着数、向量或形状的行内代码"
+             "（`[3, 2]`、`(3, 4)`、`d_k = 4`）除外；<samp> 是程序的输出，要绑定",
              "写 `x[0] * 2`", "写 `[0, 2]`"),
     NonClaim("构建时打印的数", "执行的代码块与实验打印出来的内容（它们由代码现算）",
              '```python exec="1"\nprint(2)\n```', "```text\n2\n```"),
+    NonClaim("文本记号", "写在正文里的片段标记 --8<--", "片段用 --8<-- 引入", "片段用 8 行引入", (r"-+8(?:<|&lt;)-+",)),
 ]
+
+
+def _exempt(words: lexicon.Lexicon) -> tuple[re.Pattern, ...]:
+    """The non-claims' patterns, their placeholders filled from `words`."""
+    lists = {"software": words.software, "products": words.products, "families": words.package_families,
+             "idioms": words.idioms}
+    found = []
+    for entry in NON_CLAIMS:
+        for pattern in entry.patterns:
+            for name, items in lists.items():
+                pattern = pattern.replace(f"<{name}>", lexicon.alternation(items))
+            found.append(re.compile(pattern.replace("<references>", words.nouns(words.references)), re.M))
+    return tuple(found)
+
+
+EXEMPT = _exempt(WORDS)
 
 
 @dataclass
@@ -215,8 +241,10 @@ def scan_page(path: str, text: str, first_line: int = 1) -> Scan:
         for k in (*range(m.start(1), m.end(1)), m.start(2)):
             chars[k] = " "
     shown, where = scan.unescaped(text, "".join(chars))  # 2\.13 reads 2.13; `where` maps back to `text`
+    shown, where, ends = scan.as_read(text, shown, where)  # 0&#46;5 reads 0.5; a zero-width space is not there
     shown = re.sub(r"(?<=\d)[xX](?=\d)", "×", shown)  # 3x4 is a shape, like 3×4
     exempt = [(m.start(), m.end()) for p in EXEMPT for m in p.finditer(shown)]
+    quoted = _quotations(text)
     segments = scan.segments(text)
     previous_end = 0  # in `shown`, of the number before
     for m in numbers.NUMBER_RE.finditer(shown):
@@ -224,16 +252,24 @@ def scan_page(path: str, text: str, first_line: int = 1) -> Scan:
             continue
         if numbers.chinese(m.group(0)) and numbers.chinese_value(m.group(0)) is None:
             continue  # 两三个, 一一: an estimate, or no numeral
-        start, end = where[m.start()], where[m.end() - 1] + 1
+        start, end = where[m.start()], ends[m.end() - 1]
         segment = segments(start)
         previous = result.tokens[-1] if result.tokens else None
         ordinal, follows = _ordinal(shown, m, previous, previous_end, segment)
-        written = "".join(text[where[k]] for k in range(m.start(), m.end()))
-        result.tokens.append(Token(start, end, written, not ordinal and _claim(shown, m), segment, ordinal, follows))
+        written = "".join(text[where[k]] if ends[k] == where[k] + 1 else shown[k] for k in range(m.start(), m.end()))
+        claim = not ordinal and not any(a <= start < b for a, b in quoted) and _claim(shown, m)
+        result.tokens.append(Token(start, end, written, claim, segment, ordinal, follows))
         previous_end = m.end()
     for a in result.annotations:
         a.segment = segments(a.start)
     return result
+
+
+def _quotations(text: str) -> list[tuple[int, int]]:
+    """The spans of quotations with their source: a blockquote with an attribution line (> ——《书名》),
+    a quote or cite admonition."""
+    spans = [(m.start(), m.end()) for m in QUOTED_BLOCK.finditer(text) if ATTRIBUTION.search(m.group(0))]
+    return spans + [(m.start(), m.end()) for m in QUOTE_ADMONITION.finditer(text)]
 
 
 def _annotations(text: str, visible: bytes, result: Scan) -> list[Annotation]:
@@ -327,17 +363,21 @@ def claims(text: str) -> list[Token]:
 
 
 def _ordinal(shown: str, m: re.Match, previous: Token | None, previous_end: int, segment: int) -> tuple[str, bool]:
-    """(the ordinal as written, whether it continues the one before) for an integer that names a
-    place (第 3 行, 位置 1, and the 2 of 位置 1、2); ('', False) for any other number."""
+    """(the label as written, whether it continues the one before) for an integer that names a
+    place (第 3 行, 位置 1, 头 0, and the 2 of 位置 1、2); ('', False) for any other number. A measure
+    word after the index makes it a count (位置 2 个), and after 第 only a word naming a place keeps it
+    a label (第 120 步 says how far a run went); 第 and a Chinese numeral enumerate prose (第二步)."""
     if numbers.chinese(m.group(0)):  # 第三行; but 每个位置二维 counts dimensions
         word = re.search(r"第[ \t*_]*$", shown[max(0, m.start() - 4) : m.start()])
-        unit = ORDINAL_UNIT.match(shown, m.end())
+        unit = PLACE.match(shown, m.end()) or COUNTER.match(shown, m.end())
         return ("第" + m.group(0) + (unit.group(0).strip() if unit else "") if word else ""), False
     if not INTEGER.fullmatch(m.group(0)):
         return "", False
-    word = ORDINAL_WORD.search(shown, max(0, m.start() - 40), m.start())
+    word = LABEL.search(shown, max(0, m.start() - 40), m.start())
     if word:
-        unit = ORDINAL_UNIT.match(shown, m.end())
+        unit = COUNTER.match(shown, m.end())
+        if unit and not (word.group("label") == "第" and PLACE.match(shown, m.end())):
+            return "", False
         end = unit.end() if unit else m.end()
         return " ".join(shown[word.start() : end].replace("*", " ").replace("_", " ").split()), False
     right = shown[m.end() :].lstrip(" \t")
@@ -347,11 +387,17 @@ def _ordinal(shown: str, m: re.Match, previous: Token | None, previous_end: int,
     return "", False
 
 
-def _letter_arithmetic(left: str, right: str) -> bool:
-    """A number joined by arithmetic to a letter: part of a formula (i+1, t−1, 2×d), not a value."""
-    if left and left[-1] in ARITHMETIC and LETTER_BEFORE.search(left[:-1].rstrip(" \t")):
-        return True
-    return bool(right and right[0] in ARITHMETIC and LETTER_AFTER.match(right[1:].lstrip(" \t")))
+def _letter_arithmetic(shown: str, m: re.Match) -> bool:
+    """A number joined by arithmetic to a letter: part of a formula (i+1, t−1, 2×d), not a value; but
+    a product a measure word follows counts copies (4×d×d 个), and its coefficient is a claim (n-1 个
+    位置 stays a formula: an offset shifts a place)."""
+    left = shown[: m.start()].rstrip(" \t")
+    right = shown[m.end() :].lstrip(" \t")
+    if not ((left and left[-1] in ARITHMETIC and LETTER_BEFORE.search(left[:-1].rstrip(" \t")))
+            or (right and right[0] in ARITHMETIC and LETTER_AFTER.match(right[1:].lstrip(" \t")))):
+        return False
+    times = (left and left[-1] in MULTIPLY) or (right and right[0] in MULTIPLY)
+    return not (times and COUNTER.match(shown, FORMULA_REST.match(shown, m.end()).end()))
 
 
 def _claim(shown: str, m: re.Match) -> bool:
@@ -361,12 +407,10 @@ def _claim(shown: str, m: re.Match) -> bool:
         return token not in ("一", "零", "〇")  # 一个, 一次: the article; 零向量: a name (NON_CLAIMS)
     if always_a_claim(token):
         return True
-    left = shown[: m.start()].rstrip(" \t")
-    right = shown[m.end() :].lstrip(" \t")
-    if _letter_arithmetic(left, right) or re.search(r"(?<![A-Za-z])[A-Za-z]{2,}\($", left):
-        return False  # i+1, 2×d; exp(−∞), exp(0): a formula's argument
-    if numbers.special(token):
-        return True  # 设成 −∞, 算出 nan: what a value is, like any number
+    if _letter_arithmetic(shown, m):
+        return False  # i+1, 2×d: a formula
+    if numbers.special(token):  # exp(−∞): a limit in a function's notation; 设成 −∞, 算出 nan: a value
+        return not FUNCTION_BEFORE.search(shown[: m.start()].rstrip(" \t"))
     return not (_index(shown, m.start()) or _list_number(shown, m))
 
 

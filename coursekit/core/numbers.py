@@ -17,12 +17,13 @@ import re
 from fractions import Fraction
 from numbers import Number
 
+from coursekit.core import lexicon
+
 # Full-width forms, one character for one, so offsets in the normalized text are the source's.
 _WIDE = str.maketrans("０１２３４５６７８９．％－＋＝／", "0123456789.%-+=/")
 
 # Measure words after which a Chinese numeral counts something (三个, 两行, 四维, 十二句, 三处).
-COUNTERS = ("位置|元素|分量|向量|矩阵|样本|参数|字符|小时|分钟|个|列|行|维|项|句|字|步|次|种|层|讲|条|份|组|处|"
-            "遍|轮|倍|头|段|块|张|词|批|位|轴|秒|天|年|页|章|节|题|点|件|类|对|格|栏|道|门|课|选|通道|折|名|阶段|卡")
+COUNTERS = lexicon.LEXICON.counters()
 _CN = "零〇一二两三四五六七八九十百千万"
 CHINESE_RE = re.compile(
     rf"(?<![{_CN}几数近上好])(?:(?:[{_CN}]+|百)分之[{_CN}]+|[{_CN}]+(?=[ \t*_」』”]*(?:{COUNTERS})|"

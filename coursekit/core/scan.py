@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -29,9 +30,11 @@ FENCE_TITLE = re.compile(r"""\btitle=(["'])(.*?)\1""")
 INLINE_VALUE = re.compile(
     r"(?P<lhs>\s*[A-Za-z_][\w.\[\], ]*\s*==?\s*)?(?P<value>(?:torch\.Size\(|(?:torch\.|np\.)?(?:tensor|array)\()?"
     r"[\s\d.\-−+\[\](),，×x/%eE∞]*\d[\s\d.\-−+\[\](),，×x/%eE∞]*\)?)\s*")
+# Inline code: `…` in Markdown, <code>…</code> and <kbd>…</kbd> in HTML (<samp>, a program's output, is text).
+INLINE_CODE = re.compile(r"(`+)(?P<md>.+?)\1|<(code|kbd)\b[^>]*>(?P<html>.*?)</\3\s*>", re.S | re.I)
 HIDDEN = [
     re.compile(r"<!--.*?-->", re.S),
-    re.compile(r"<(style|script|code|pre|kbd|samp)\b[^>]*>.*?</\1\s*>", re.S | re.I),  # styles and code in HTML
+    re.compile(r"<(style|script|pre)\b[^>]*>.*?</\1\s*>", re.S | re.I),  # styles, scripts, preformatted code
     re.compile(r"^[ \t]*;?-{1,}8<-{1,}.*$", re.M),  # snippet lines
     re.compile(r"https?://[!-~]+"),  # a bare URL ends where ASCII does
     re.compile(r"(?<=\])\([^)\s]*"),  # a link's target (its "title" stays visible)
@@ -125,13 +128,14 @@ def visible_mask(text: str) -> bytearray:
             for a, b in _comments(text, f, starts):
                 seen[a:b] = b"\1" * (b - a)
     _hide_indented_code(text, found, starts, hide)
-    for m in re.finditer(r"(`+)(.+?)\1", text, re.S):  # inline code is code, unless it shows a value
+    for m in INLINE_CODE.finditer(text):  # inline code is code, unless it shows a value
         if not seen[m.start()]:
             continue
-        value = INLINE_VALUE.fullmatch(m.group(2))
+        code = "md" if m.group("md") is not None else "html"
+        value = INLINE_VALUE.fullmatch(m.group(code))
         hide(m.start(), m.end())
         if value:
-            a, b = m.start(2) + value.start("value"), m.start(2) + value.end("value")
+            a, b = m.start(code) + value.start("value"), m.start(code) + value.end("value")
             seen[a:b] = b"\1" * (b - a)
     for pattern in HIDDEN:
         for m in pattern.finditer(text):
@@ -247,6 +251,36 @@ def unescaped(text: str, shown: str) -> tuple[str, list[int]]:
         where.append(i)
         i += 1
     return "".join(out), where + [len(shown)]
+
+
+# What the reader's browser shows for a character reference, and characters it shows as nothing.
+ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,8});")
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+
+
+def as_read(text: str, shown: str, where: list[int]) -> tuple[str, list[int], list[int]]:
+    """`shown` as the reader reads it: a character reference is the character it stands for
+    (0&#46;5 is 0.5), a zero-width space or soft hyphen is not there. For each character, its
+    offset in `text` and where in `text` it ends (after the whole reference)."""
+    ends = [w + 1 for w in where]
+    if "&" not in shown and not any(c in shown for c in INVISIBLE):
+        return shown, where, ends
+    out, at, until, i = [], [], [], 0
+    while i < len(shown):
+        entity = ENTITY.match(shown, i) if shown[i] == "&" else None
+        value = html.unescape(entity.group(0)) if entity else ""
+        if entity and len(value) == 1:
+            out.append(value)
+            at.append(where[i])
+            until.append(where[entity.end() - 1] + 1)
+            i = entity.end()
+            continue
+        if shown[i] not in INVISIBLE:
+            out.append(shown[i])
+            at.append(where[i])
+            until.append(ends[i])
+        i += 1
+    return "".join(out), at + [where[len(shown)]], until
 
 
 def segments(text: str):

@@ -55,7 +55,7 @@ FORMAT = 1
 KEEP = 8  # conversions and search entries kept per page (the least recently used go), as runs per lesson
 CONVERTERS = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "pygments", "markdown-exec",
               "mkdocs-jupyter", "nbconvert", "nbformat")
-SITE_INPUTS = ("mkdocs.yml", "overrides", "templates", "coursekit", "snippets")
+SITE_INPUTS = ("mkdocs.yml", "overrides", "templates", "coursekit", "snippets", "lessons/glossary.toml")  # the glossary: the guard's words
 _NONE = object()
 
 

@@ -1,0 +1,66 @@
+"""The words the kit reads prose with are data: the general language beside the kit, the course's
+words in the course's glossary. A new term is a line of data; a bad line fails at its file and line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from coursekit.core import lexicon
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBE = """
+import json
+from coursekit.core import candidates, guard
+claims = [t.text for t in guard.scan_page("", "块 3 的输出和块 4 的输出。").tokens if t.claim]
+print(json.dumps({"claims": claims, "stems": sorted(candidates.stems("把块的输出拼起来"))}))
+"""
+
+
+def _probe(tmp_path: Path, glossary: str) -> dict:
+    """Run PROBE against a copy of the kit beside a course glossary holding `glossary`."""
+    shutil.copytree(ROOT / "coursekit", tmp_path / "coursekit", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "glossary.toml").write_text(glossary, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin"},
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_a_new_term_and_a_new_label_need_only_a_line_of_the_courses_glossary(tmp_path):
+    glossary = (ROOT / "lessons" / "glossary.toml").read_text(encoding="utf-8")
+    added = glossary.replace("[terms]\n", '[terms]\n"块" = ["block"]\n', 1).replace('labels = ["', 'labels = ["块", "', 1)
+    assert added.count("块") == 2
+    assert _probe(tmp_path / "before", glossary) == {"claims": ["3", "4"], "stems": ["output"]}
+    assert _probe(tmp_path / "after", added) == {"claims": [], "stems": ["block", "output"]}  # 块 3: a label, as 头 0 is
+
+
+BAD = [
+    ('[measure]\n"个" = ["plaice"]\n', 2, "unknown role 'plaice'"),
+    ('[words]\nlabels = "头"\n', 2, "labels must be a list of words"),
+    ('[terms]\n"查询" = ["q"\n', 2, ""),
+    ('\n[vocabulary]\n"x" = 1\n', 2, "unknown table [vocabulary]"),
+    ('[words]\nlabel = ["头"]\n', 2, "unknown list label"),
+]
+
+
+@pytest.mark.parametrize("text, line, says", BAD, ids=[b[2] or "syntax" for b in BAD])
+def test_a_bad_glossary_line_fails_naming_its_file_and_line(tmp_path, text, line, says):
+    glossary = tmp_path / "glossary.toml"
+    glossary.write_text(text, encoding="utf-8")
+    with pytest.raises(lexicon.LexiconError) as err:
+        lexicon.load(glossary=glossary)
+    assert str(err.value).startswith(f"{glossary}:{line}: ") and says in str(err.value)
+
+
+def test_the_three_lists_of_measure_words_are_one():
+    words = lexicon.LEXICON
+    measures = {m.word for m in words.measures}
+    assert {m.word for m in words.measures if m.place} <= measures and set(words.axes()) <= measures
+    assert "步" in measures and not next(m for m in words.measures if m.word == "步").place  # 第 120 步 states a quantity
