@@ -319,3 +319,9 @@ def test_fix_handles_infinities_on_the_page():
     fixed, changes = guard.fix(moved, bound)
     assert [(b.written, new) for b, new in changes] == [("0.7071", "-inf")]
     assert fixed == MASKED.replace("[0, 0.7071, -inf]", "[0, -inf, -inf]")
+
+
+def test_a_whole_number_inside_a_written_vector_is_never_told_to_bind_a_count():
+    vector, count = messages("向量是 [1, 0]。"), messages("一共 3 个位置。")
+    assert len(vector) == 2 and all("整个向量" in m and "长度或形状" not in m for m in vector), vector
+    assert len(count) == 1 and "长度或形状" in count[0] and "整个向量" not in count[0], count

@@ -503,7 +503,11 @@ def counted(text: str, t: Token) -> bool:
 
 
 def _what_to_write(text: str, t: Token) -> str:
-    """What the author writes after an unbound number: a count is bound to a length or a shape."""
+    """What the author writes after an unbound number: a count is bound to a length or a shape, a
+    number inside a written vector with the whole vector."""
+    before = text[text.rfind("\n", 0, t.start) + 1 : t.start]
+    if before.count("[") > before.count("]") and not counted(text, t):
+        return "它在写出的向量里：在整个向量的 ] 后面写 {=表达式} 绑定整个向量（如 [0.5, 0.25]{=weights[0]}），或写 {示意} 标为示例"
     if not counted(text, t) and not INTEGER.fullmatch(t.text):
         return "在它后面写 {=表达式} 绑定现算值，或写 {示意} 标为示例"
     unit = re.match(rf"[ \t]*(?:{numbers.COUNTERS})", text[t.end :])
