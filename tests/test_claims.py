@@ -29,3 +29,10 @@ def test_every_pattern_the_guard_exempts_belongs_to_a_documented_row():
     assert guard.EXEMPT == guard._exempt(guard.WORDS)
     assert all(isinstance(p, str) and p for e in guard.NON_CLAIMS for p in e.patterns)
     assert len(guard.EXEMPT) == sum(len(e.patterns) for e in guard.NON_CLAIMS)
+
+
+@pytest.mark.parametrize("case", RED_TEAM["block_strings"], ids=lambda c: c["why"][:60])
+def test_a_number_typed_into_an_executed_blocks_string_is_questioned(case):
+    found = guard.typed_in_blocks(guard.Scan("docs/x.md", case["text"], 1))
+    assert [p.text for p in found] == case["flagged"][:1] * bool(case["flagged"]), [p.message for p in found]
+    assert all(p.line == 2 and "f-string" in p.message for p in found)

@@ -325,3 +325,8 @@ def test_a_whole_number_inside_a_written_vector_is_never_told_to_bind_a_count():
     vector, count = messages("向量是 [1, 0]。"), messages("一共 3 个位置。")
     assert len(vector) == 2 and all("整个向量" in m and "长度或形状" not in m for m in vector), vector
     assert len(count) == 1 and "长度或形状" in count[0] and "整个向量" not in count[0], count
+
+
+def test_a_run_step_after_di_is_told_it_is_a_quantity_not_an_ordinal():
+    [message] = messages("一直训练到第 120 步。")
+    assert "是一个量" in message and "写成“第 N" not in message

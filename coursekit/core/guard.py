@@ -262,7 +262,41 @@ def scan_page(path: str, text: str, first_line: int = 1) -> Scan:
         previous_end = m.end()
     for a in result.annotations:
         a.segment = segments(a.start)
+    result.problems += typed_in_blocks(result)
     return result
+
+
+PROSE = re.compile(r"[\u4e00-\u9fff]")  # a string holding Chinese is prose a reader reads
+EXAMPLE_COMMENT = re.compile(r"#.*示意")
+
+
+def typed_in_blocks(result: Scan) -> list[Problem]:
+    """The numbers typed into the prose strings of a page's executed Python blocks (a figure's
+    caption, the literal text of an f-string): the reader sees them in the block's output, and no
+    code computed them. A standalone string prints nothing; a line whose comment says 示意 is an example."""
+    found = []
+    for f in scan.fences(result.text):
+        if not (f.executed and f.lang in ("python", "py", "python3")):
+            continue
+        try:
+            tree = ast.parse("\n".join(f.lines))
+        except SyntaxError:
+            continue  # the block's run reports it
+        standalone = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str) and PROSE.search(node.value)):
+                continue
+            source = f.lines[node.lineno - 1] if node.lineno <= len(f.lines) else ""
+            if id(node) in standalone or EXAMPLE_COMMENT.search(source.split("#", 1)[-1] if "#" in source else ""):
+                continue
+            typed = [t.text for t in scan_page("", node.value).tokens if t.claim]
+            if typed:
+                shown = node.value if len(node.value) <= 40 else node.value[:39] + "…"
+                found.append(Problem(result.path, result.first_line + f.start + node.lineno - 1,
+                                     f"执行的代码块在字符串里写了 {'、'.join(typed)}（「{shown}」）：读者在输出里看到它，"
+                                     "却没有代码核对；用 f-string 填入现算的值（如 f\"约 {w[1]:.4f}\"），"
+                                     "是举例就在这一行末尾注明 # 示意", typed[0]))
+    return found
 
 
 def _quotations(text: str) -> list[tuple[int, int]]:
@@ -508,6 +542,9 @@ def _what_to_write(text: str, t: Token) -> str:
     before = text[text.rfind("\n", 0, t.start) + 1 : t.start]
     if before.count("[") > before.count("]") and not counted(text, t):
         return "它在写出的向量里：在整个向量的 ] 后面写 {=表达式} 绑定整个向量（如 [0.5, 0.25]{=weights[0]}），或写 {示意} 标为示例"
+    if re.search(r"第[ \t*_]*$", before) and counted(text, t):
+        return ("“第 N 步/次/轮”说的是运行走到了哪里，是一个量，不是标号：在它后面写 {=表达式} 绑定代码里的量"
+                "（如 {=steps}），或写 {示意} 标为示例")
     if not counted(text, t) and not INTEGER.fullmatch(t.text):
         return "在它后面写 {=表达式} 绑定现算值，或写 {示意} 标为示例"
     unit = re.match(rf"[ \t]*(?:{numbers.COUNTERS})", text[t.end :])
