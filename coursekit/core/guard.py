@@ -266,6 +266,19 @@ def scan_page(path: str, text: str, first_line: int = 1) -> Scan:
     return result
 
 
+def _printed(tree: ast.AST) -> set[int]:
+    """The strings a print() prints as they are (core/printed.py checks those): not through a call."""
+    found, stack = set(), [a for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "print"
+                           for a in n.args]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Attribute) and node.func.attr == "format"):
+            continue
+        found.add(id(node))
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
 PROSE = re.compile(r"[\u4e00-\u9fff]")  # a string holding Chinese is prose a reader reads
 EXAMPLE_COMMENT = re.compile(r"#.*示意")
 
@@ -273,7 +286,8 @@ EXAMPLE_COMMENT = re.compile(r"#.*示意")
 def typed_in_blocks(result: Scan) -> list[Problem]:
     """The numbers typed into the prose strings of a page's executed Python blocks (a figure's
     caption, the literal text of an f-string): the reader sees them in the block's output, and no
-    code computed them. A standalone string prints nothing; a line whose comment says 示意 is an example."""
+    code computed them. A standalone string prints nothing; what print() prints as it is, core/printed.py
+    reads; a line whose comment says 示意 is an example."""
     found = []
     for f in scan.fences(result.text):
         if not (f.executed and f.lang in ("python", "py", "python3")):
@@ -282,7 +296,7 @@ def typed_in_blocks(result: Scan) -> list[Problem]:
             tree = ast.parse("\n".join(f.lines))
         except SyntaxError:
             continue  # the block's run reports it
-        standalone = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        standalone = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)} | _printed(tree)
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Constant) and isinstance(node.value, str) and PROSE.search(node.value)):
                 continue
