@@ -197,11 +197,11 @@ def test_a_product_lines_result_after_its_equals_sign_is_in_its_run_a_function_v
 
 def test_a_display_has_the_names_of_the_paragraph_introducing_it_and_its_section_heading(tmp_path):
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
 
     text = "## 逐坐标汇总 V\n\n第一个输出坐标为：\n\n<div markdown>\n0.4011×1 ≈ 0.8022\n</div>\n\n另一段 0.1978。\n"
     found = guard.scan_page("", text)
-    tiers = authoring._nearby(tmp_path, found)
+    tiers = queries.nearby(tmp_path, found)
     shown = next(t for t in found.tokens if t.text == "0.8022")
     _, near = tiers(shown)
     assert near.get("output") == 0 and near.get("v") == 1  # 输出 from the colon's paragraph, V from the heading
@@ -216,16 +216,16 @@ def test_a_term_inside_a_word_that_does_not_mean_it_is_no_term():
 
 
 def _queries(text):
-    """authoring._query for each unbound run of a scanned piece of Markdown, with its names and terms nearby."""
+    """queries.query for each unbound run of a scanned piece of Markdown, with its names and terms nearby."""
     from pathlib import Path
 
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
 
     found = guard.scan_page("", text)
     guard.bind(found, {})
-    tiers = authoring._nearby(Path("."), found)
-    return [authoring._query(found, run, *tiers(run[0])) for run, _ in guard.unbound_runs(found)]
+    tiers = queries.nearby(Path("."), found)
+    return [queries.query(found, run, *tiers(run[0])) for run, _ in guard.unbound_runs(found)]
 
 
 def test_a_dot_product_line_that_names_its_rows_binds_them_and_their_product():
@@ -268,11 +268,11 @@ def _proposals(text, scope, origin=None, root=None):
     from pathlib import Path
 
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import proposer
 
     found = guard.scan_page("", text)
     guard.bind(found, {})
-    return {" ".join(p.written): (p.exprs[0], p.why_not) for p in authoring.proposals_for(_Build(scope, origin), Path(root or "."), "l0", found)}
+    return {" ".join(p.written): (p.exprs[0], p.why_not) for p in proposer.proposals(_Build(scope, origin), Path(root or "."), "l0", found)}
 
 
 def test_a_count_in_a_paragraph_counts_what_its_sure_proposals_bind():
@@ -352,14 +352,14 @@ def test_a_vector_said_to_be_row_i_is_a_row_i_before_a_whole_vector():
 
 
 def test_the_names_of_a_shown_part_of_a_file_are_only_that_parts(tmp_path):
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
     from coursekit.core import scan
 
     (tmp_path / "a.py").write_text("# --8<-- [start:one]\nshown = 1\n# --8<-- [end:one]\nlater = 2\n", encoding="utf-8")
     [block] = scan.fences('```python exec="1" file="a.py:one"\n```\n')
-    assert authoring._assigned(tmp_path, block) == {"shown"}
+    assert queries.assigned(tmp_path, block) == {"shown"}
     [block] = scan.fences('```python exec="1" file="a.py"\n```\n')
-    assert authoring._assigned(tmp_path, block) == {"shown", "later"}
+    assert queries.assigned(tmp_path, block) == {"shown", "later"}
 
 
 def test_the_value_of_a_term_is_that_term_not_v():
@@ -437,11 +437,11 @@ def test_the_terms_of_the_pages_title_bring_names_nearer_than_the_rest_of_the_le
     from pathlib import Path
 
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
 
     found = guard.scan_page("", "# 11｜掩码\n\n## 一节\n\n结果是 0.25。\n")
-    _, near = authoring._nearby(Path("."), found)(next(t for t in found.tokens if t.text == "0.25"))
-    assert near["mask"] == authoring.TOPIC and authoring.TOPIC < candidates.ELSEWHERE
+    _, near = queries.nearby(Path("."), found)(next(t for t in found.tokens if t.text == "0.25"))
+    assert near["mask"] == queries.TOPIC and queries.TOPIC < candidates.ELSEWHERE
 
 
 def test_an_infinity_is_no_coincidence():
@@ -526,11 +526,11 @@ def test_a_position_in_the_clause_before_a_number_brings_a_by_position_name_near
 
 def test_a_text_display_is_no_code_the_nearest_code_is_the_listing_before_it(tmp_path):
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
 
     text = ('```python exec="1"\nshown = 1\n```\n\n```text\n[[1, 0]]\n```\n\n结果是 0.25。\n')
     found = guard.scan_page("", text)
-    names, _ = authoring._nearby(tmp_path, found)(next(t for t in found.tokens if t.text == "0.25"))
+    names, _ = queries.nearby(tmp_path, found)(next(t for t in found.tokens if t.text == "0.25"))
     assert names.get("shown") == 1  # the listing, not the display between
 
 
@@ -586,8 +586,7 @@ def test_a_tie_among_cells_of_one_table_is_settled_by_the_position_its_sentence_
 def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_lessons_changes_part_them(monkeypatch):
     from pathlib import Path
 
-    from coursekit.core import variations
-    from coursekit.extensions import authoring
+    from coursekit.core import proposer, variations
 
     scope = {"w": torch.tensor([[1.0, 0.0, 0.0], [1 / 3, 1 / 3, 1 / 3]])}
     found = _proposals("三个位置平分，各约 0.3333。\n", scope)
@@ -595,12 +594,10 @@ def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_less
     assert _proposals("三个位置平分，约 0.3333。\n", scope)["0.3333"][1] == "tie"  # no 各
 
     def settled(after):
-        p = authoring.Proposal(1, [], ["w[1, 0]", "w[1, 1]", "w[1, 2]"], "alike", ["w[1, 0]", "w[1, 1]", "w[1, 2]"])
-        monkeypatch.setattr(authoring, "_lesson", lambda *a: "l0")
+        p = proposer.Proposal(1, [], ["w[1, 0]", "w[1, 1]", "w[1, 2]"], "alike", ["w[1, 0]", "w[1, 1]", "w[1, 2]"])
         monkeypatch.setattr(variations, "varied", lambda *a, **k: SimpleNamespace(close=lambda: None))
         monkeypatch.setattr(variations, "values", lambda build, lesson, exprs: after if build is not None else {})
-        page = Path(__file__)
-        authoring.settle_ties(object(), page.parent, page, [p])
+        proposer.settle_ties(object(), Path(__file__).parent, "l0", [p])
         return p.why_not
 
     assert settled({"w[1, 0]": [0.3], "w[1, 1]": [0.3], "w[1, 2]": [0.3]}) == "alike"
@@ -610,8 +607,7 @@ def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_less
 def test_a_tie_is_settled_only_when_every_tied_candidate_moves_with_the_first(monkeypatch):
     from pathlib import Path
 
-    from coursekit.core import variations
-    from coursekit.extensions import authoring
+    from coursekit.core import proposer, variations
 
     scope = {f"t{i}": torch.tensor([0.5, float(i)]) for i in range(15)}  # fifteen cells equal to 0.5 today
     found, why = best(["0.5"], scope)
@@ -620,14 +616,12 @@ def test_a_tie_is_settled_only_when_every_tied_candidate_moves_with_the_first(mo
     assert len(tied) == 15  # every one handed on: none left out of the test of a change
 
     def settled(after):
-        p = authoring.Proposal(1, [], tied[:3], "tie", list(tied))
-        monkeypatch.setattr(authoring, "_lesson", lambda *a: "l0")
+        p = proposer.Proposal(1, [], tied[:3], "tie", list(tied))
         changed, lesson_build = SimpleNamespace(close=lambda: None), object()
         monkeypatch.setattr(variations, "varied", lambda *a, **k: changed)
         before = {e: [0.5] for e in tied}
         monkeypatch.setattr(variations, "values", lambda build, lesson, exprs: after if build is changed else before)
-        page = Path(__file__)
-        authoring.settle_ties(lesson_build, page.parent, page, [p])
+        proposer.settle_ties(lesson_build, Path(__file__).parent, "l0", [p])
         return p.why_not
 
     assert settled({e: [0.7] for e in tied}) == "same"  # all move together: one quantity
@@ -637,8 +631,7 @@ def test_a_tie_is_settled_only_when_every_tied_candidate_moves_with_the_first(mo
 def test_declared_changes_that_break_the_lesson_are_an_error_naming_its_package(monkeypatch):
     from pathlib import Path
 
-    from coursekit.core import engine, variations
-    from coursekit.extensions import authoring
+    from coursekit.core import engine, proposer, variations
 
     changed = SimpleNamespace(close=lambda: None)
     lesson_build = SimpleNamespace(lessons={"l0": SimpleNamespace(folder="lessons/l0")})
@@ -648,12 +641,11 @@ def test_declared_changes_that_break_the_lesson_are_an_error_naming_its_package(
             raise engine.LessonError("运行 lessons/l0/a.py 出错：RuntimeError: size 5 must match size 4")
         return {e: [0.5] for e in exprs}
 
-    monkeypatch.setattr(authoring, "_lesson", lambda *a: "l0")
     monkeypatch.setattr(variations, "varied", lambda *a, **k: changed)
     monkeypatch.setattr(variations, "values", values)
-    p = authoring.Proposal(1, [], ["a[0]", "b[0]"], "tie", ["a[0]", "b[0]"])
+    p = proposer.Proposal(1, [], ["a[0]", "b[0]"], "tie", ["a[0]", "b[0]"])
     with pytest.raises(variations.ChangeError, match=r"^lessons/l0/__init__.py: INPUT_CHANGES .*lessons/l0/a.py.*size 5"):
-        authoring.settle_ties(lesson_build, Path(__file__).parent, Path(__file__), [p])
+        proposer.settle_ties(lesson_build, Path(__file__).parent, "l0", [p])
     assert p.why_not == "tie"  # nothing settled
 
 

@@ -23,8 +23,8 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit.core import CourseError, engine, footer, guard, manifest, pasted, scan, shown, stamps, widgets
-from coursekit.extensions import authoring
+from coursekit.core import CourseError, engine, footer, guard, manifest, pasted, proposer, scan, shown, stamps, widgets
+from coursekit.extensions import facts
 
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
@@ -148,9 +148,7 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
     if exprs and state.broken:
         values = None  # the lesson's code failed: that is the one error, not every binding
     elif exprs:
-        if state.lesson_id is None:
-            from coursekit.extensions import facts  # a page of no lesson binds to the kit's own numbers
-
+        if state.lesson_id is None:  # a page of no lesson binds to the kit's own numbers
             values = dict(zip(exprs, facts.evaluate(exprs)))
         else:
             try:
@@ -161,7 +159,7 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
     if values is not None:
         state.bound += guard.bind(found, values)
         if found.unbound and state.lesson_id is not None:
-            authoring.propose(state.build, state.root, state.lesson_id, found)  # 写 {=…} 绑定？
+            proposer.hint(state.build, state.root, state.lesson_id, found)  # 写 {=…} 绑定？
         state.problems += found.problems
     if not strip:
         return text
