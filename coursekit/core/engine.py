@@ -614,17 +614,15 @@ class Build:
             self.write(path, known)
         return [known[e] for e in exprs]
 
-    def candidates(self, lesson_id: str, queries: list[tuple]) -> list[tuple[list[str], tuple[str, list[str]]]]:
-        """For each query (authoring._query: written numbers, names and term stems nearby, whether they
-        count things): (the lesson's expressions that agree, best first; ('', []) when the first is
-        sure, else why not and the tied candidates: coursekit.core.candidates.decide)."""
-        if not queries:
-            return []
+    def apply(self, lesson_id: str, function, argument):
+        """`function(namespace, origin, argument)` run in the lesson's worker, over its values (the names
+        its experiments defined; origin: each name's first experiment file, by its place in
+        EXPERIMENTS): a function of the kit, importable by its module's name, and an argument and an
+        answer that pickle (coursekit.core.candidates.answers, for the proposer). Not cached."""
         run = self.run(lesson_id)
         if run.error:
             raise run.error
-        answer = self._worker(lesson_id).ask(("candidates", queries), "找绑定的候选")
-        return [(found, tuple(why)) for found, why in answer["answers"]]
+        return self._worker(lesson_id).ask(("apply", function, argument), "在本讲的值上计算")["value"]
 
     def execute(self, lesson_id: str, page: str, previous: str, code: str, where: str,
                 worker: Worker | None = None, run: Run | None = None) -> dict:

@@ -35,16 +35,16 @@ def proposals(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan
     tiers = queries.nearby(root, found)
     runs = [(run, {**tiers(run[0])[0], **dict.fromkeys(names, 0)}, tiers(run[0])[1])
             for run, names in guard.unbound_runs(found)]
-    answers = build.candidates(lesson_id, [queries.query(found, run, names, near) for run, names, near in runs])
+    answers = _ask(build, lesson_id, [queries.query(found, run, names, near) for run, names, near in runs])
     answers = _again_with_bound(build, lesson_id, found, runs, answers)
     singles = [([t], names, near) for (run, names, near), (got, _) in zip(runs, answers)
                if not got and len(run) > 1 for t in run]
-    single_answers = build.candidates(lesson_id, [queries.query(found, run, names, near) for run, names, near in singles])
+    single_answers = _ask(build, lesson_id, [queries.query(found, run, names, near) for run, names, near in singles])
     every = _by_row([run for run, _, _ in runs + singles], answers + single_answers)
     out = [Proposal(found.line(run[0].start), run, got, *why)
            for (run, _, _), (got, why) in zip(runs + singles, every) if got]
     sides = _side_by_side(found)
-    for (tokens, _), (got, why) in zip(sides, build.candidates(lesson_id, [q for _, q in sides])):
+    for (tokens, _), (got, why) in zip(sides, _ask(build, lesson_id, [q for _, q in sides])):
         if got and why[0] in candidates.SURE:  # the whole display at once, in place of its pieces
             inside = {id(t) for t in tokens}
             out = [p for p in out if not any(id(t) in inside for t in p.tokens)]
@@ -52,7 +52,12 @@ def proposals(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan
     return sorted(out, key=lambda p: p.tokens[0].start)
 
 
-def _side_by_side(found: guard.Scan) -> list[tuple[list, dict]]:
+def _ask(build: engine.Build, lesson_id: str, asked: list[candidates.Query]) -> list[candidates.Answer]:
+    """The candidates for each query, searched in the lesson's worker, where its values are."""
+    return build.apply(lesson_id, candidates.answers, asked) if asked else []
+
+
+def _side_by_side(found: guard.Scan) -> list[tuple[list, candidates.Query]]:
     """(tokens, query) for each text listing that shows matrices side by side, named on its first
     line (Q = K = [[1, 0],      V = [[1, 0], …): all its numbers, row by row, are looked for as
     `torch.cat([q, v], 1)` of the names written before each `[[` (the first of a chain Q = K =), in
@@ -66,9 +71,7 @@ def _side_by_side(found: guard.Scan) -> list[tuple[list, dict]]:
             continue
         tokens = [t for t in found.tokens if f.start < found.text.count("\n", 0, t.start) + 1 < f.end and t.claim]
         if tokens and all(id(t) in unbound for t in tokens):
-            out.append((tokens, {"written": [t.text for t in tokens], "names": {}, "near": {}, "count": False,
-                                 "counted": "", "summed": False, "rows": False, "shaped": False, "dot": [],
-                                 "side_by_side": [n.lower() for n in names]}))
+            out.append((tokens, candidates.Query(tuple(t.text for t in tokens), side_by_side=tuple(n.lower() for n in names))))
     return out
 
 
@@ -97,7 +100,7 @@ def _again_with_bound(build: engine.Build, lesson_id: str, found: guard.Scan, ru
     asked = [queries.query(found, runs[i][0], {**runs[i][1], **{n: min(t, runs[i][1].get(n, 9)) for n, t in around(runs[i][0]).items()}},
                       runs[i][2]) for i in again]
     out = list(answers)
-    for i, (got, why) in zip(again, build.candidates(lesson_id, asked)):
+    for i, (got, why) in zip(again, _ask(build, lesson_id, asked)):
         if got and why[0] in candidates.SURE:
             out[i] = (got, why)
     return out

@@ -6,6 +6,7 @@ worker."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from coursekit.core import candidates, guard, numbers, scan
@@ -15,8 +16,56 @@ SUM_WORDS = re.compile(r"之和|总和|求和|合计|加起来|相加|行和|和
 
 TOPIC = 2.5  # the tier of the terms of the page's title (掩码: masked.scores before first.scores), before the rest of the lesson
 
-def query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
-    """What the lesson's worker is asked for a run (coursekit.core.candidates.answer): the written
+# A difference (多了 2) or a ratio (的 2.0281 倍) is a name the code computes it in, or nothing:
+# an element that happens to agree is a coincidence.
+DIFFERENCE = re.compile(r"(?:多了|少了|多出|增加了?|减少了?|相差|差了?)\s*$")
+RATIO = re.compile(r"\s*倍")
+# A function of a number the text writes (exp(0) = 1): the text computes it itself, no table holds it.
+OF_WRITTEN = re.compile(r"[A-Za-z]\w*\(\s*[−\-+]?(?:\d[\d.]*|∞)\s*\)\s*[=≈]\s*$")
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+EACH = re.compile(r"各|全为|全是|全都是|都是")  # 各约 0.3333, 分数全为 0: every cell has the value
+SPAN = re.compile(r"位置\s*(\d+)((?:\s*[、和与]\s*\d+)+)")  # 位置 4、5 合计: the cells of positions 4 to 5
+SPAN_ANY = re.compile(r"位置\s*\d+(?:\s*[、和与]\s*\d+)*")  # 位置 1、2、3, 位置 0 和 4, 位置 2
+SENTENCE = 200  # how far back a sentence is read for the positions it lists
+
+
+@dataclass(frozen=True)
+class _Count:
+    """What a count (两句, 三个位置) counts, read from the words after it: 'named' (the stems of the
+    course's terms or the Latin name that name it), 'axis' (an array's size) or 'other'; which axis
+    a count of 行 or 列 measures; whether it counts what a mask lets be read (三个可读位置)."""
+
+    counted: str
+    stems: frozenset[str]
+    along: str
+    readable: bool
+
+
+def _count(text: str, token: guard.Token) -> _Count:
+    after = re.match(rf"[ \t]*({numbers.COUNTERS})?([^，。；：、,.;:\n]{{0,6}})", text[token.end :])
+    counter, rest = after.group(1) or "", after.group(2)
+    stems = candidates.stems(after.group(0), {**candidates.COUNTED, **candidates.TERMS})
+    if not stems and counter in candidates.MEASURED:  # 192 道: 题
+        stems = candidates.stems(candidates.MEASURED[counter], candidates.COUNTED)
+    axis = any(w in candidates.AXES for w in (counter, rest[:2], rest[:1]))
+    latin = re.match(r"[ \t]*([A-Za-z]\w*)(?![\w(])", rest) if counter else None
+    stems |= {latin.group(1).lower()} if latin and not stems else set()  # 三条 K: what it counts is named
+    words = (counter, rest[:1])
+    along = "rows" if "行" in words else "columns" if "列" in words else ""  # 两行: rows, never columns
+    return _Count("named" if stems else "axis" if axis else "other", frozenset(stems), along, "可读" in after.group(0))
+
+
+NO_COUNT = _Count("", frozenset(), "", False)
+ALONG_A_ROW = re.compile(r"[这每同]一?行(?:的|里|中)")  # 这一行的三个得分: a count along a row measures the columns
+DOT = re.compile(rf"(?<![\w.])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*[·⋅]\s*([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*$")
+NAMED_ROW = re.compile(rf"(?<![\w.·⋅])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*\[?$")  # q₀=[1, 0]: the row q[0]
+PLACE = re.compile(r"(?:位置|第)\s*(\d+)\s*(?:行|个位置)?")  # 位置 0 得到 [0.8, 1.2]: a row 0
+CHANGED_ROW = re.compile(rf"(?<![\w.])[A-Za-z]\w*?([{SUBSCRIPTS}]+)(?![\w{SUBSCRIPTS}])")  # 把 q₂ 改成 [0, 0]: a row 2
+ROW_NAMED = re.compile(r"第\s*(\d+)\s*行")  # 第 2 行的分数全为 0
+
+
+def query(found: guard.Scan, run: list, names: dict, near: dict) -> candidates.Query:
+    """What the lesson's worker is asked for a run (a coursekit.core.candidates.Query): the written
     numbers, the names and term stems nearby, whether they count things and what (`counted`: 'axis'
     for positions, rows, columns, dimensions, the size of an array; 'named' when the course's terms
     name it, then names made of those stems are nearest, and the paragraph's other terms are no help;
@@ -33,60 +82,46 @@ def query(found: guard.Scan, run: list, names: dict, near: dict) -> dict:
     measures the columns).
     The course's terms in the clause just before a number (不进分母，分到的比例也是 0) are nearer
     than the paragraph's (CLAUSE), and so are the names in the clause before an axis count (V 有两列)."""
-    count = len(run) == 1 and guard.counted(found.text, run[0])
-    counted, stems, along, readable = "", set(), "", False
-    if count:
-        after = re.match(rf"[ \t]*({numbers.COUNTERS})?([^，。；：、,.;:\n]{{0,6}})", found.text[run[0].end :])
-        stems = candidates.stems(after.group(0), {**candidates.COUNTED, **candidates.TERMS})
-        readable = "可读" in after.group(0)  # 三个可读位置
-        if not stems and after.group(1) in candidates.MEASURED:  # 192 道: 题
-            stems = candidates.stems(candidates.MEASURED[after.group(1)], candidates.COUNTED)
-        axis = any(w in candidates.AXES for w in (after.group(1) or "", after.group(2)[:2], after.group(2)[:1]))
-        latin = re.match(r"[ \t]*([A-Za-z]\w*)(?![\w(])", after.group(2)) if after.group(1) else None
-        stems |= {latin.group(1).lower()} if latin and not stems else set()  # 三条 K: what it counts is named
-        counted = "named" if stems else "axis" if axis else "other"
-        words = (after.group(1) or "", after.group(2)[:1])
-        along = "rows" if "行" in words else "columns" if "列" in words else ""  # 两行: rows, never columns
-    sentence = re.split(r"[。；;！？\n]", found.text[max(0, run[0].start - 40) : run[0].start])[-1]
+    text, first = found.text, run[0]
+    count = _count(text, first) if len(run) == 1 and guard.counted(text, first) else None
+    sentence = re.split(r"[。；;！？\n]", text[max(0, first.start - 40) : first.start])[-1]
     clause = re.split(r"[，,：:、（]|(?<![A-Za-z])\(", sentence)[-1]  # 分到的比例也是 0: the term just before it; exp(−∞) = 0 keeps its exp
-    if count and not along and re.search(r"[这每同]一?行(?:的|里|中)", clause):  # 这一行的三个得分: along a row
-        along = "columns"
-    clause_stems = candidates.stems(clause, {**candidates.TERMS, **candidates.CLAUSE_TERMS})
-    clause_stems |= {_digits(w).lower() for w in re.findall(r"(?<![\w.])[A-Za-z]\w+", clause)}  # exp(−∞) = 0: exps; q₂: q2
-    near = {**near, **dict.fromkeys(clause_stems, candidates.CLAUSE)} if not count else near
-    if counted == "axis":  # V 有两列: the array named just before an axis count is the one it measures
+    measures = count or NO_COUNT
+    along = measures.along or ("columns" if count and ALONG_A_ROW.search(clause) else "")
+    if count is None:  # the course's terms and the Latin words of the clause just before it are nearer
+        near = {**near, **dict.fromkeys(_clause_stems(clause), candidates.CLAUSE)}
+    if measures.counted == "axis":  # V 有两列: the array named just before an axis count is the one it measures
         names = {**names, **{w.lower(): candidates.CLAUSE for w in re.findall(r"(?<![\w.])[A-Za-z]\w*", clause)}}
-    line = found.text[found.text.rfind("\n", 0, run[0].start) + 1 : run[0].start]
-    dot = re.search(rf"(?<![\w.])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*[·⋅]\s*([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*$", line)
-    row = re.search(rf"(?<![\w.·⋅])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*\[?$", line)  # q₀=[1, 0]: the row q[0]
-    place = re.search(r"(?:位置|第)\s*(\d+)\s*(?:行|个位置)?", clause)  # 位置 0 得到 [0.8, 1.2]: a row 0
-    named_row = re.search(rf"(?<![\w.])[A-Za-z]\w*?([{SUBSCRIPTS}]+)(?![\w{SUBSCRIPTS}])", clause)  # 把 q₂ 改成 [0, 0]: a row 2
-    return {"written": [t.text for t in run], "names": names, "count": count, "counted": counted,
-            "near": {**({} if count else near), **dict.fromkeys(stems, candidates.COUNTS)},
-            "summed": bool(SUM_WORDS.search(sentence)), "averaged": "平均" in clause, "span": _span(sentence), "rows": 2 if ROW_WORDS.search(clause) else int(bool(ROW_WORDS.search(sentence))),
-            "readable": readable,
-            "listed": _listed(found.text, run[0]), "each": bool(EACH.search(clause)),
-            "each_row": int(named.group(1)) if (named := re.search(r"第\s*(\d+)\s*行", clause)) else None,
-            "shaped": "形状" in sentence or "shape" in sentence,
-            "derived": len(run) == 1 and not count and bool(DIFFERENCE.search(clause) or RATIO.match(found.text[run[0].end :])),
-            "of_written": bool(OF_WRITTEN.search(clause)),
-            "dot": [f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]"] if dot else [],
-            "row": f"{row.group(1)}[{_digits(row.group(2))}]" if row and len(run) > 1 else "", "along": along,
-            "index": "" if len(run) < 2 else _digits(row.group(2)) if row else place.group(1) if place
-            else _digits(named_row.group(1)) if named_row else ""}
+    line = text[text.rfind("\n", 0, first.start) + 1 : first.start]
+    each_row = ROW_NAMED.search(clause)
+    return candidates.Query(
+        written=tuple(t.text for t in run), names=names, count=count is not None, counted=measures.counted,
+        near={**({} if count else near), **dict.fromkeys(measures.stems, candidates.COUNTS)},
+        summed=bool(SUM_WORDS.search(sentence)), averaged="平均" in clause, span=tuple(_span(sentence)) or None,
+        rows=2 if ROW_WORDS.search(clause) else int(bool(ROW_WORDS.search(sentence))), readable=measures.readable,
+        listed=tuple(_listed(text, first)), each=bool(EACH.search(clause)),
+        each_row=int(each_row.group(1)) if each_row else None, shaped="形状" in sentence or "shape" in sentence,
+        derived=len(run) == 1 and not count and bool(DIFFERENCE.search(clause) or RATIO.match(text[first.end :])),
+        of_written=bool(OF_WRITTEN.search(clause)), along=along, **_rows_named(line, clause, len(run)))
 
 
-# A difference (多了 2) or a ratio (的 2.0281 倍) is a name the code computes it in, or nothing:
-# an element that happens to agree is a coincidence.
-DIFFERENCE = re.compile(r"(?:多了|少了|多出|增加了?|减少了?|相差|差了?)\s*$")
-RATIO = re.compile(r"\s*倍")
-# A function of a number the text writes (exp(0) = 1): the text computes it itself, no table holds it.
-OF_WRITTEN = re.compile(r"[A-Za-z]\w*\(\s*[−\-+]?(?:\d[\d.]*|∞)\s*\)\s*[=≈]\s*$")
-SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
-EACH = re.compile(r"各|全为|全是|全都是|都是")  # 各约 0.3333, 分数全为 0: every cell has the value
-SPAN = re.compile(r"位置\s*(\d+)((?:\s*[、和与]\s*\d+)+)")  # 位置 4、5 合计: the cells of positions 4 to 5
-SPAN_ANY = re.compile(r"位置\s*\d+(?:\s*[、和与]\s*\d+)*")  # 位置 1、2、3, 位置 0 和 4, 位置 2
-SENTENCE = 200  # how far back a sentence is read for the positions it lists
+def _clause_stems(clause: str) -> set[str]:
+    """The stems of the course's terms in a clause (CLAUSE_TERMS too), and its Latin words (exp(−∞) = 0:
+    exps; q₂: q2)."""
+    stems = candidates.stems(clause, {**candidates.TERMS, **candidates.CLAUSE_TERMS})
+    return stems | {_digits(w).lower() for w in re.findall(r"(?<![\w.])[A-Za-z]\w+", clause)}
+
+
+def _rows_named(line: str, clause: str, written: int) -> dict:
+    """The rows a written dot product names before its `=` (`dot`: q₀·k₁ = … is q[0], k[1]); the row a
+    run of numbers is said to be (`row`: q₀=[1, 0] is q[0]); the index of the row of some table it is
+    (`index`: a₀=[…], 位置 0 … [0.8, 1.2], 把 q₀ 改成 […])."""
+    dot, row = DOT.search(line), NAMED_ROW.search(line)
+    place, changed = PLACE.search(clause), CHANGED_ROW.search(clause)
+    index = _digits(row.group(2)) if row else place.group(1) if place else _digits(changed.group(1)) if changed else ""
+    return {"dot": (f"{dot.group(1)}[{_digits(dot.group(2))}]", f"{dot.group(3)}[{_digits(dot.group(4))}]") if dot else (),
+            "row": f"{row.group(1)}[{_digits(row.group(2))}]" if row and written > 1 else "",
+            "index": index if written > 1 else ""}
 
 
 def _listed(text: str, token: guard.Token) -> list[int]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,6 +78,7 @@ class PageState:
     broken: bool = False  # a block failed: later blocks of the page are not run (one cause, one error)
     shown: list[shown.Shown] = field(default_factory=list)  # what code put on the page (coursekit.core.shown)
     widget_values: dict = field(default_factory=dict)  # widget expressions, evaluated before the blocks (coursekit.core.widgets)
+    hint: Callable | None = None  # adds a proposal to each unbound number's message (coursekit.core.proposer.hint)
 
 
 class _Pages:
@@ -103,6 +105,10 @@ _pages = _Pages()
 
 
 class GuardPreprocessor(Preprocessor):
+    def __init__(self, md, hints: bool = True) -> None:
+        super().__init__(md)
+        self.hint = proposer.hint if hints else None
+
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
         root = engine.current.root or Path.cwd()
@@ -115,7 +121,7 @@ class GuardPreprocessor(Preprocessor):
             build, owns = engine.Build(root, planner=plan), True
         if lesson_id and build is not None and lesson_id not in build.lessons:
             lesson_id = None
-        state = PageState(path, root, lesson_id, build, owns)
+        state = PageState(path, root, lesson_id, build, owns, hint=self.hint)
         self.md.coursekit = state
         if lesson_id:
             try:
@@ -158,8 +164,8 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
                 values = None
     if values is not None:
         state.bound += guard.bind(found, values)
-        if found.unbound and state.lesson_id is not None:
-            proposer.hint(state.build, state.root, state.lesson_id, found)  # 写 {=…} 绑定？
+        if found.unbound and state.lesson_id is not None and state.hint is not None:
+            state.hint(state.build, state.root, state.lesson_id, found)  # 写 {=…} 绑定？
         state.problems += found.problems
     if not strip:
         return text
@@ -422,12 +428,14 @@ def _footer(placeholder: str):
 class CourseExtension(Extension):
     def __init__(self, **kwargs) -> None:
         self.config = {"footer": [False, "add the reproducibility footer to lesson pages (builders without hooks)"],
+                       "hints": [True, "add to an unbound number's message the binding its lesson's values suggest "
+                                       "(coursekit.core.proposer.hint, searched in the lesson's worker)"],
                        "repository": ["", "the repository the footer's report link opens an issue in"]}
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md) -> None:  # Python-Markdown's name
         md.registerExtension(self)
-        md.preprocessors.register(GuardPreprocessor(md), "coursekit_guard", 33)  # before snippets (32)
+        md.preprocessors.register(GuardPreprocessor(md, self.getConfig("hints")), "coursekit_guard", 33)  # before snippets (32)
         repository = self.getConfig("repository") if self.getConfig("footer") else None
         md.treeprocessors.register(ReportTreeprocessor(md, repository), "coursekit_report", -100)
 
