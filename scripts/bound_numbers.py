@@ -48,7 +48,7 @@ def main() -> int:
             if args.bind:
                 text = path.read_text(encoding="utf-8")
                 chosen = proposer.proposals(build, ROOT, lesson_id, found) if lesson_id else []
-                proposer.settle_ties(build, ROOT, lesson_id, chosen)
+                chosen = proposer.settle_ties(build, ROOT, lesson_id, chosen)
                 new, decisions = proposer.bind_sure(text, offset, found, chosen)
                 for p, why in decisions:
                     print(f"{rel}:{p.line}: {'、'.join(p.written)}：{why}")

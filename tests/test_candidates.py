@@ -597,7 +597,7 @@ def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_less
         p = proposer.Proposal(1, [], ["w[1, 0]", "w[1, 1]", "w[1, 2]"], "alike", ["w[1, 0]", "w[1, 1]", "w[1, 2]"])
         monkeypatch.setattr(variations, "varied", lambda *a, **k: SimpleNamespace(close=lambda: None))
         monkeypatch.setattr(variations, "values", lambda build, lesson, exprs: after if build is not None else {})
-        proposer.settle_ties(object(), Path(__file__).parent, "l0", [p])
+        [p] = proposer.settle_ties(object(), Path(__file__).parent, "l0", [p])
         return p.why_not
 
     assert settled({"w[1, 0]": [0.3], "w[1, 1]": [0.3], "w[1, 2]": [0.3]}) == "alike"
@@ -621,7 +621,7 @@ def test_a_tie_is_settled_only_when_every_tied_candidate_moves_with_the_first(mo
         monkeypatch.setattr(variations, "varied", lambda *a, **k: changed)
         before = {e: [0.5] for e in tied}
         monkeypatch.setattr(variations, "values", lambda build, lesson, exprs: after if build is changed else before)
-        proposer.settle_ties(lesson_build, Path(__file__).parent, "l0", [p])
+        [p] = proposer.settle_ties(lesson_build, Path(__file__).parent, "l0", [p])
         return p.why_not
 
     assert settled({e: [0.7] for e in tied}) == "same"  # all move together: one quantity

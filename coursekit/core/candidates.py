@@ -427,9 +427,9 @@ CELL = re.compile(r"([A-Za-z_][\w.]*)\[(\d+(?:, \d+)*)\]")  # floor[1], first.we
 def _read(tied: list[str], listed: list[int], each: bool) -> tuple[str, str] | None:
     """Of tied cells of one table that differ in one index only (floor[1], floor[2], floor[3]), the one
     the text reads, and how sure: at the first position its sentence lists (位置 1、2、3 上 → floor[1]),
-    sure (''), as a row the paragraph reads is (coursekit.extensions.authoring._by_row); where it says
+    sure (''), as a row the paragraph reads is (coursekit.core.proposer._by_row); where it says
     each has the value (各约 0.3333), the first, 'alike': sure while the lesson's declared changes keep
-    them one value (coursekit.extensions.authoring.settle_ties). None when the tie is of anything else."""
+    them one value (coursekit.core.proposer.settle_ties). None when the tie is of anything else."""
     cells = [CELL.fullmatch(e) for e in tied]
     if not (listed or each) or not all(cells) or len({c.group(1) for c in cells}) != 1:
         return None

@@ -8,20 +8,20 @@ from __future__ import annotations
 
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from coursekit.core import candidates, engine, guard, queries, scan, variations
 
 
-@dataclass
+@dataclass(frozen=True)
 class Proposal:
     line: int
-    tokens: list  # the written run (guard.Token)
-    exprs: list[str]  # candidates, best first
+    tokens: tuple  # the written run (guard.Token)
+    exprs: tuple[str, ...]  # candidates, best first
     why_not: str  # '' when the first is sure (coursekit.core.candidates.decide), else why not; "same": a settled tie;
     # "alike": tied cells the text says are one value (coursekit.core.candidates._read)
-    tied: list[str] = field(default_factory=list)  # with "tie": the candidates that tie, best first
+    tied: tuple[str, ...] = ()  # with "tie": the candidates that tie, best first
 
     @property
     def written(self) -> list[str]:
@@ -41,15 +41,19 @@ def proposals(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan
                if not got and len(run) > 1 for t in run]
     single_answers = _ask(build, lesson_id, [queries.query(found, run, names, near) for run, names, near in singles])
     every = _by_row([run for run, _, _ in runs + singles], answers + single_answers)
-    out = [Proposal(found.line(run[0].start), run, got, *why)
+    out = [_proposal(found, run, got, why)
            for (run, _, _), (got, why) in zip(runs + singles, every) if got]
     sides = _side_by_side(found)
     for (tokens, _), (got, why) in zip(sides, _ask(build, lesson_id, [q for _, q in sides])):
         if got and why[0] in candidates.SURE:  # the whole display at once, in place of its pieces
             inside = {id(t) for t in tokens}
             out = [p for p in out if not any(id(t) in inside for t in p.tokens)]
-            out.append(Proposal(found.line(tokens[0].start), tokens, got, *why))
+            out.append(_proposal(found, tokens, got, why))
     return sorted(out, key=lambda p: p.tokens[0].start)
+
+
+def _proposal(found: guard.Scan, run: list, got: list[str], why: tuple[str, list[str]]) -> Proposal:
+    return Proposal(found.line(run[0].start), tuple(run), tuple(got), why[0], tuple(why[1]))
 
 
 def _ask(build: engine.Build, lesson_id: str, asked: list[candidates.Query]) -> list[candidates.Answer]:
@@ -170,20 +174,20 @@ def hint(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) -> 
             problem.message += offer(proposal)
 
 
-def settle_ties(build: engine.Build, root: Path, lesson_id: str, chosen: list[Proposal]) -> int:
-    """Settle the ties of `chosen` whose candidates stand for one quantity: equal in the lesson, and
-    still equal to each other when its inputs change as it declares and they change with them
-    (coursekit.core.variations; zeros that stay zero say nothing). Cells the text says are one value
-    ("alike") are a tie again when that change makes them differ: they are alike only in this
-    example. Returns how many ties it settled."""
+def settle_ties(build: engine.Build, root: Path, lesson_id: str, chosen: list[Proposal]) -> list[Proposal]:
+    """`chosen`, with the ties whose candidates stand for one quantity settled ("same"): equal in the
+    lesson, and still equal to each other when its inputs change as it declares and they change with
+    them (coursekit.core.variations; zeros that stay zero say nothing). Cells the text says are one
+    value ("alike") are a tie again when that change makes them differ: they are alike only in this
+    example."""
     ties = [p for p in chosen if p.why_not in ("tie", "alike")]
     if not ties:
-        return 0
+        return chosen
     exprs = sorted({e for p in ties for e in p.tied})
     with tempfile.TemporaryDirectory(prefix="coursekit-varied-") as scratch:
         changed = variations.varied(root, lesson_id, Path(scratch))
         if changed is None:
-            return 0
+            return chosen
         try:
             before = variations.values(build, lesson_id, exprs)
             try:
@@ -193,18 +197,19 @@ def settle_ties(build: engine.Build, root: Path, lesson_id: str, chosen: list[Pr
                                              f"这一讲不能运行了（{e}）：改动要一起改它牵动的输入，让这一讲照样能跑") from e
         finally:
             changed.close()
-    settled = 0
-    for p in ties:
-        if p.why_not == "alike":
-            if not all(variations.same(after[e], after[p.exprs[0]]) for e in p.tied):
-                p.why_not = "tie"
-            continue
-        first = p.tied[0]
-        moved = not variations.same(before[first], after[first])  # a change that does not reach them says nothing
-        if moved and all(variations.same(before[e], before[first]) and variations.same(after[e], after[first])
-                         for e in p.tied):
-            p.why_not, p.exprs, settled = "same", [first, *[e for e in p.exprs if e != first]], settled + 1
-    return settled
+    return [_settled(p, before, after) if p.why_not in ("tie", "alike") else p for p in chosen]
+
+
+def _settled(p: Proposal, before: dict, after: dict) -> Proposal:
+    """A tie after the lesson's declared change: alike cells that parted are a tie; tied candidates
+    that all moved with the first are one quantity ("same", the first first)."""
+    if p.why_not == "alike":
+        return p if all(variations.same(after[e], after[p.exprs[0]]) for e in p.tied) else replace(p, why_not="tie")
+    first = p.tied[0]
+    moved = not variations.same(before[first], after[first])  # a change that does not reach them says nothing
+    if moved and all(variations.same(before[e], before[first]) and variations.same(after[e], after[first]) for e in p.tied):
+        return replace(p, why_not="same", exprs=(first, *[e for e in p.exprs if e != first]))
+    return p
 
 
 def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal]) -> tuple[str, list[tuple[Proposal, str]]]:
