@@ -162,6 +162,40 @@ def test_the_rule_finds_an_import_circle_however_far_round_and_inside_functions(
                                          ["coursekit.extensions.e", "coursekit.extensions.f"]]
 
 
+BUILD_PATH = ("core", "extensions", "mkdocs_adapter")
+BRANCHES = 30  # branches a function on the build path stays under; rules go in tables of data
+BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.ExceptHandler, ast.IfExp, ast.BoolOp,
+             ast.comprehension, ast.With, ast.AsyncWith, ast.match_case)
+
+
+def branchy(source: str, limit: int = BRANCHES) -> list[tuple[str, int]]:
+    """(function, branches) for each function of `source` with `limit` or more: the if, for, while,
+    try, except, conditional expression, and/or, comprehension, with and match case nodes in it,
+    those of the functions it defines included."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            count = sum(isinstance(n, BRANCHING) for n in ast.walk(node))
+            found += [(node.name, count)] if count >= limit else []
+    return found
+
+
+def test_no_function_on_the_build_path_has_thirty_branches():
+    found = [f"coursekit/{layer}/{p.name}: {name} has {count}" for layer in BUILD_PATH
+             for p in sorted((ROOT / "coursekit" / layer).rglob("*.py"))
+             for name, count in branchy(p.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_the_branch_count_reads_every_kind_of_branch_nested_functions_included():
+    source = ("def f(x):\n    def g():\n        return [y for y in x if y and x]\n"  # comprehension, and
+              "    if x:\n        pass\n    for _ in x:\n        pass\n    while x:\n        break\n"
+              "    try:\n        pass\n    except ValueError:\n        pass\n    with x:\n        pass\n"
+              "    match x:\n        case 1:\n            pass\n    return 1 if x else 2\n")
+    assert branchy(source, limit=10) == [("f", 10)]
+    assert branchy(source, limit=11) == []
+
+
 @pytest.mark.parametrize("module", ["scan", "widgets", "fence", "guard"])
 def test_the_engine_reads_no_page(module):
     """What a lesson's page will ask is the extension's plan (coursekit.extensions.checks.plan)."""
