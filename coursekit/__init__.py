@@ -2,9 +2,10 @@
 
 - `coursekit.core`: what a page claims and how lessons run, builder-neutral: number formats and
   reading (numbers, scan, guard, printed, comments), bindings proposed for unbound numbers (queries:
-  what the text asks; candidates: the search, in the lesson's worker; proposer), the lessons' runs and their
-  sealed cache (engine, worker, stamps, variations), what pages show (shown, pasted, manifest, widgets,
-  notebook, report, footer). It imports no builder and no Markdown library.
+  what the text asks; candidates: the search, in the lesson's worker; proposer), the lessons' runs
+  (engine: scheduling, workers, evaluation; worker: the process; blocks: page blocks; variations)
+  and their sealed cache (store; digests, stamps: what it is keyed by), what pages show (shown,
+  pasted, manifest, widgets, notebook, report, footer). It imports no builder and no Markdown library.
 - `coursekit.extensions`: the Python-Markdown extensions over the core (checks, fence, crossref,
   cjk, codeblocks), and the tools that convert Markdown with them: the author's (authoring,
   facts) and the reviewer's (changes). Any builder that runs Python-Markdown extensions runs
