@@ -1,9 +1,11 @@
 """Build tooling for the course site, in layers; learners read `tinylm` and `lessons`, not this.
 
 - `coursekit.core`: what a page claims and how lessons run, builder-neutral: number formats and
-  reading (numbers, scan, guard, printed, comments, candidates; the words they read with, lexicon), the lessons' runs and their
-  sealed cache (engine, worker, stamps, variations), what pages show (shown, pasted, manifest, widgets,
-  notebook, report, footer). It imports no builder and no Markdown library.
+  reading (numbers, scan, guard, printed, comments; the words they read with, lexicon), bindings proposed for unbound numbers (queries:
+  what the text asks; candidates: the search, in the lesson's worker; proposer), the lessons' runs
+  (engine: scheduling, workers, evaluation; worker: the process; blocks: page blocks; variations)
+  and their sealed cache (store; digests, stamps: what it is keyed by), what pages show (shown,
+  pasted, manifest, widgets, notebook, report, footer). It imports no builder and no Markdown library.
 - `coursekit.extensions`: the Python-Markdown extensions over the core (checks, fence, crossref,
   cjk, codeblocks), and the tools that convert Markdown with them: the author's (authoring,
   facts) and the reviewer's (changes). Any builder that runs Python-Markdown extensions runs
@@ -18,7 +20,7 @@
   stage). The only layer that runs `zensical`.
 - `coursekit/example`: the kit's own example lesson, for its documentation and tests.
 
-tests/test_layers.py checks the rule.
+No module of the kit imports one that imports it, at any remove. tests/test_layers.py checks the rules.
 
 Words: a lesson's id ('l10', the folder lessons/l10) is `lesson_id` in the code (`Lesson.id`). Pages
 name it with markdown-exec's word, `session`: front matter `session: l10` on a page outside

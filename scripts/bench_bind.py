@@ -51,7 +51,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit.core import engine, guard, variations  # noqa: E402
+from coursekit.core import engine, guard, proposer, variations  # noqa: E402
 from coursekit.extensions import authoring, checks  # noqa: E402
 from scripts.drive import copy_repo, course_lessons  # noqa: E402
 
@@ -182,7 +182,7 @@ def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
             notes.append(f"  {lesson.page}:{a.line}: {a.written} 作者 {{={a.expr}}} 提议 {{={p.expr}}}：{kind}")
     notes += [f"  {lesson.page}:{a.line}: {a.written} 作者 {{={a.expr}}}：没有重新绑定" for k, a in author.items() if k not in proposed]
     left = found_b.unbound
-    offered = {id(t) for p in authoring.proposals(build, ROOT, path, found_b, written) for t in p.tokens}
+    offered = {id(t) for p in proposer.proposals(build, ROOT, lesson.id, found_b) for t in p.tokens}
     row.with_candidates = sum(1 for t in left if id(t) in offered)
     row.without = len(left) - row.with_candidates
     return row, notes

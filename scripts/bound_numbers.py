@@ -4,7 +4,7 @@
                                              # then every number still unbound (exit 1 if any),
                                              # with the lesson's values that agree with it
     python scripts/bound_numbers.py --fix    # rewrite drifted numbers at their written precision
-    python scripts/bound_numbers.py --bind PAGE   # write the bindings it is sure of (coursekit.core.candidates;
+    python scripts/bound_numbers.py --bind PAGE   # write the bindings it is sure of (coursekit.core.proposer;
                                                   # ties told apart by the lesson's INPUT_CHANGES)
     python scripts/bound_numbers.py docs/lessons/11-masking.md   # only the pages named
 
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit.core import engine, guard, numbers, variations  # noqa: E402
+from coursekit.core import engine, guard, numbers, proposer, variations  # noqa: E402
 from coursekit.extensions import authoring, checks  # noqa: E402
 
 
@@ -44,11 +44,12 @@ def main() -> int:
         for path in chosen:
             found, bound, offset = authoring.check(build, ROOT, path)
             rel = path.relative_to(ROOT).as_posix()
+            lesson_id = authoring.lesson(build, ROOT, path)
             if args.bind:
                 text = path.read_text(encoding="utf-8")
-                chosen = authoring.proposals(build, ROOT, path, found)
-                authoring.settle_ties(build, ROOT, path, chosen)
-                new, decisions = authoring.bind_sure(text, offset, found, chosen)
+                chosen = proposer.proposals(build, ROOT, lesson_id, found) if lesson_id else []
+                chosen = proposer.settle_ties(build, ROOT, lesson_id, chosen)
+                new, decisions = proposer.bind_sure(text, offset, found, chosen)
                 for p, why in decisions:
                     print(f"{rel}:{p.line}: {'、'.join(p.written)}：{why}")
                 if new != text:
@@ -69,7 +70,7 @@ def main() -> int:
                     for p in others:
                         print(f"  {p.format()}")
                     left += len(others)
-                    for p in authoring.proposals(build, ROOT, path, found):
+                    for p in proposer.proposals(build, ROOT, lesson_id, found) if lesson_id else []:
                         print(f"  {rel}:{p.line}: {'、'.join(p.written)} 可以绑定到 "
                               + "、".join(f"{{={e}}}" for e in p.exprs) + f"：写 {{={p.exprs[0]}}} 绑定？")
                 continue

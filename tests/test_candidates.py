@@ -4,6 +4,7 @@ the written precision, best first."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from types import SimpleNamespace
 import subprocess
 import sys
@@ -24,8 +25,7 @@ SCOPE = {
 
 
 def query(written, names=None, near=None, count=False, counted="", summed=False, shaped=False, rows=False):
-    return {"written": written, "names": names or {}, "near": near or {}, "count": count, "counted": counted,
-            "summed": summed, "shaped": shaped, "rows": rows}
+    return candidates.Query(tuple(written), names or {}, near or {}, count, counted, summed, int(rows), shaped=shaped)
 
 
 def best(written, scope=SCOPE, **kw):
@@ -197,11 +197,11 @@ def test_a_product_lines_result_after_its_equals_sign_is_in_its_run_a_function_v
 
 def test_a_display_has_the_names_of_the_paragraph_introducing_it_and_its_section_heading(tmp_path):
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
 
     text = "## 逐坐标汇总 V\n\n第一个输出坐标为：\n\n<div markdown>\n0.4011×1 ≈ 0.8022\n</div>\n\n另一段 0.1978。\n"
     found = guard.scan_page("", text)
-    tiers = authoring._nearby(tmp_path, found)
+    tiers = queries.nearby(tmp_path, found)
     shown = next(t for t in found.tokens if t.text == "0.8022")
     _, near = tiers(shown)
     assert near.get("output") == 0 and near.get("v") == 1  # 输出 from the colon's paragraph, V from the heading
@@ -216,24 +216,24 @@ def test_a_term_inside_a_word_that_does_not_mean_it_is_no_term():
 
 
 def _queries(text):
-    """authoring._query for each unbound run of a scanned piece of Markdown, with its names and terms nearby."""
+    """queries.query for each unbound run of a scanned piece of Markdown, with its names and terms nearby."""
     from pathlib import Path
 
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
 
     found = guard.scan_page("", text)
     guard.bind(found, {})
-    tiers = authoring._nearby(Path("."), found)
-    return [authoring._query(found, run, *tiers(run[0])) for run, _ in guard.unbound_runs(found)]
+    tiers = queries.nearby(Path("."), found)
+    return [queries.query(found, run, *tiers(run[0])) for run, _ in guard.unbound_runs(found)]
 
 
 def test_a_dot_product_line_that_names_its_rows_binds_them_and_their_product():
     [q] = _queries("```text\nq₀·k₁ = 1×0 + 0×1 = 0\n```\n")
-    assert q["dot"] == ["q[0]", "k[1]"] and q["written"] == ["1", "0", "0", "1", "0"]
+    assert q.dot == ("q[0]", "k[1]") and q.written == ("1", "0", "0", "1", "0")
     scope = {"torch": torch, "q": torch.tensor([[1., 0.], [0., 1.]]), "k": torch.tensor([[1., 0.], [0., 1.]])}
     assert candidates.answer(q, scope, {}) == (["torch.stack([q[0], k[1]], 1), q[0] @ k[1]"], ("", []))
-    assert candidates.answer({**q, "written": ["1", "0", "0", "1", "1"]}, scope, {})[0] != [
+    assert candidates.answer(replace(q, written=("1", "0", "0", "1", "1")), scope, {})[0] != [
         "torch.stack([q[0], k[1]], 1), q[0] @ k[1]"]  # a result the rows do not make: not that line
 
 
@@ -247,9 +247,9 @@ def test_a_product_lines_result_is_no_element_of_its_factors():
 
 def test_a_count_before_a_name_counts_it_and_decimal_places_are_a_counted_thing():
     [q] = _queries("分别与三条 K 做点积。\n")
-    assert q["counted"] == "named" and q["near"] == {"k": candidates.COUNTS}
+    assert q.counted == "named" and q.near == {"k": candidates.COUNTS}
     [q] = _queries("展示值保留四位小数。\n")
-    assert q["counted"] == "named"
+    assert q.counted == "named"
     found, why = candidates.answer(q, {"PLACES": 4, "x": torch.zeros(4)}, {})
     assert found[0] == "PLACES" and why == ("", [])  # not the four elements of x
 
@@ -260,19 +260,19 @@ class _Build:
     def __init__(self, scope, origin=None):
         self.scope, self.origin = scope, origin or {}
 
-    def candidates(self, lesson_id, queries):
-        return [candidates.answer(q, self.scope, self.origin) for q in queries]
+    def apply(self, lesson_id, function, argument):
+        return function(self.scope, self.origin, argument)
 
 
 def _proposals(text, scope, origin=None, root=None):
     from pathlib import Path
 
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import proposer
 
     found = guard.scan_page("", text)
     guard.bind(found, {})
-    return {" ".join(p.written): (p.exprs[0], p.why_not) for p in authoring.proposals_for(_Build(scope, origin), Path(root or "."), "l0", found)}
+    return {" ".join(p.written): (p.exprs[0], p.why_not) for p in proposer.proposals(_Build(scope, origin), Path(root or "."), "l0", found)}
 
 
 def test_a_count_in_a_paragraph_counts_what_its_sure_proposals_bind():
@@ -316,50 +316,50 @@ def test_a_name_made_of_more_of_the_nearest_terms_is_nearer():
 
 def test_a_term_in_the_clause_just_before_a_number_is_nearer_than_its_paragraphs():
     [q] = _queries("指数为 1.25，分到的比例也是 0.6001。\n")[1:]
-    assert q["near"]["weight"] == candidates.CLAUSE and q["near"]["exp"] == 0  # 比例 only in its clause
+    assert q.near["weight"] == candidates.CLAUSE and q.near["exp"] == 0  # 比例 only in its clause
     scope = {"exps": torch.tensor([0.6001, 2.0]), "weights": torch.tensor([0.6001, 0.3999])}
     assert candidates.answer(q, scope, {}) == (["weights[0]", "exps[0]"], ("", []))
     [q] = _queries("按比例分配，指数为 0.6001。\n")
-    assert "weight" not in q["near"] and candidates.answer(q, scope, {})[0][0] == "exps[0]"
+    assert "weight" not in q.near and candidates.answer(q, scope, {})[0][0] == "exps[0]"
 
 
 def test_a_vector_written_as_a_named_row_binds_that_row():
     [q] = _queries("它的查询向量是 q₀=[1, 0]。\n")
-    assert q["row"] == "q[0]"
+    assert q.row == "q[0]"
     scope = {"q": torch.tensor([[1., 0.], [0., 1.]]), "pair": torch.tensor([[1., 0.], [0., 1.]]) * 1}
     assert candidates.answer(q, scope, {}) == (["q[0]"], ("", []))  # not a tie with pair[0]
-    assert candidates.answer({**q, "written": ["0", "1"]}, scope, {})[0] != ["q[0]"]  # q₀ is not [0, 1]
+    assert candidates.answer(replace(q, written=("0", "1")), scope, {})[0] != ["q[0]"]  # q₀ is not [0, 1]
 
 
 def test_a_count_of_rows_is_a_length_and_of_columns_the_last_axis():
     [q] = _queries("前两行没有用到它。\n")
-    assert q["along"] == "rows"
+    assert q.along == "rows"
     scope = {"q": torch.zeros(3, 2), "pairs": torch.zeros(2, 5)}
-    found, _ = candidates.answer({**q, "names": {"q": 0}}, scope, {})
+    found, _ = candidates.answer(replace(q, names={"q": 0}), scope, {})
     assert "q.shape[1]" not in found and found[0] == "len(pairs)"  # q has two columns, not two rows
     [q] = _queries("V 有两列。\n")
-    assert q["along"] == "columns" and q["names"]["v"] == candidates.CLAUSE  # the name just before it
+    assert q.along == "columns" and q.names["v"] == candidates.CLAUSE  # the name just before it
     found, why = candidates.answer(q, {"v": torch.zeros(3, 2), "w": torch.zeros(2, 2)}, {"v": 0, "w": 1})
     assert found[0] == "v.shape[1]" and why == ("", [])
 
 
 def test_a_vector_said_to_be_row_i_is_a_row_i_before_a_whole_vector():
     [q] = _queries("所以位置 0 得到新向量 [0.8022, 1.1978]。\n")
-    assert q["index"] == "0"
+    assert q.index == "0"
     scope = {"output": torch.tensor([[0.8022, 1.1978], [0.5989, 1.6044]]), "first_output": torch.tensor([0.8022, 1.1978])}
     assert candidates.answer(q, scope, {})[0][0] == "output[0]"
-    assert candidates.answer({**q, "index": ""}, scope, {})[0][0] == "first_output"  # no index: the whole vector first
+    assert candidates.answer(replace(q, index=""), scope, {})[0][0] == "first_output"  # no index: the whole vector first
 
 
 def test_the_names_of_a_shown_part_of_a_file_are_only_that_parts(tmp_path):
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
     from coursekit.core import scan
 
     (tmp_path / "a.py").write_text("# --8<-- [start:one]\nshown = 1\n# --8<-- [end:one]\nlater = 2\n", encoding="utf-8")
     [block] = scan.fences('```python exec="1" file="a.py:one"\n```\n')
-    assert authoring._assigned(tmp_path, block) == {"shown"}
+    assert queries.assigned(tmp_path, block) == {"shown"}
     [block] = scan.fences('```python exec="1" file="a.py"\n```\n')
-    assert authoring._assigned(tmp_path, block) == {"shown", "later"}
+    assert queries.assigned(tmp_path, block) == {"shown", "later"}
 
 
 def test_the_value_of_a_term_is_that_term_not_v():
@@ -369,24 +369,24 @@ def test_the_value_of_a_term_is_that_term_not_v():
 
 def test_a_count_within_a_row_counts_its_columns():
     [q] = _queries("这一行的三个得分共同决定它。\n")
-    assert q["along"] == "columns"
+    assert q.along == "columns"
     scope = {"scores": torch.zeros(3, 3), "exps": torch.zeros(2, 3)}
-    found, why = candidates.answer({**q, "near": {"score": candidates.COUNTS}}, scope, {"scores": 0, "exps": 0})
+    found, why = candidates.answer(replace(q, near={"score": candidates.COUNTS}), scope, {"scores": 0, "exps": 0})
     assert found[0] == "scores.shape[1]" and why == ("", [])
     [q] = _queries("一共三个得分。\n")
-    assert q["along"] == ""
+    assert q.along == ""
 
 
 def test_a_difference_or_a_ratio_is_a_computed_name_never_an_element_that_agrees():
     scope = {"v": torch.tensor([[1.0, 0.0], [0.0, 2.0]]), "increase": 2.0}
     [q] = _queries("第 0 坐标多了 2。\n")
-    assert q["derived"]
+    assert q.derived
     assert candidates.answer(q, scope, {})[0] == ["increase"]  # not v[1, 1]
     assert candidates.answer(q, {"v": scope["v"]}, {})[0] == []
     [q] = _queries("位置 1 约是位置 0 的 2.0 倍。\n")
-    assert q["derived"] and candidates.answer(q, {"v": scope["v"]}, {})[0] == []
+    assert q.derived and candidates.answer(q, {"v": scope["v"]}, {})[0] == []
     [q] = _queries("第 0 坐标是 2。\n")
-    assert not q["derived"]
+    assert not q.derived
 
 
 def test_a_tie_among_rows_is_settled_by_the_one_row_its_paragraph_reads():
@@ -402,9 +402,9 @@ def test_a_tie_among_rows_is_settled_by_the_one_row_its_paragraph_reads():
 
 def test_a_latin_name_in_the_clause_before_a_number_is_nearer_than_its_paragraphs():
     [q] = _queries("按比例分配：exp(a) = 0.6001。\n")
-    assert q["near"]["exp"] == candidates.CLAUSE
+    assert q.near["exp"] == candidates.CLAUSE
     scope = {"exps": torch.tensor([0.6001, 2.0]), "weights": torch.tensor([0.6001, 0.3999])}
-    assert candidates.answer({**q, "near": {**q["near"], "weight": 0}}, scope, {})[0][0] == "exps[0]"
+    assert candidates.answer(replace(q, near={**q.near, "weight": 0}), scope, {})[0][0] == "exps[0]"
 
 
 def test_a_vectors_count_is_its_length_once_not_also_its_numel():
@@ -416,7 +416,7 @@ def test_a_vectors_count_is_its_length_once_not_also_its_numel():
 
 def test_a_number_under_a_root_sign_is_the_dimension_d():
     [q] = _queries("每个数都除以 √2。\n")
-    assert q["near"]["d"] == candidates.CLAUSE
+    assert q.near["d"] == candidates.CLAUSE
     assert candidates.answer(q, {"d": 2, "step": 2.0}, {}) == (["d", "step"], ("", []))
     [q] = _queries("每个数都除以 2。\n")
     assert candidates.answer(q, {"d": 2, "step": 2.0}, {})[1][0] == "tie"
@@ -437,11 +437,11 @@ def test_the_terms_of_the_pages_title_bring_names_nearer_than_the_rest_of_the_le
     from pathlib import Path
 
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
 
     found = guard.scan_page("", "# 11｜掩码\n\n## 一节\n\n结果是 0.25。\n")
-    _, near = authoring._nearby(Path("."), found)(next(t for t in found.tokens if t.text == "0.25"))
-    assert near["mask"] == authoring.TOPIC and authoring.TOPIC < candidates.ELSEWHERE
+    _, near = queries.nearby(Path("."), found)(next(t for t in found.tokens if t.text == "0.25"))
+    assert near["mask"] == queries.TOPIC and queries.TOPIC < candidates.ELSEWHERE
 
 
 def test_an_infinity_is_no_coincidence():
@@ -463,9 +463,9 @@ def test_a_full_width_comma_outside_brackets_parts_two_clauses():
 
 def test_a_function_of_a_written_number_is_the_texts_own_arithmetic():
     zero, q = _queries("exp(0) = 1.0，照样分到比例。\n")  # the 0 is a claim too: a function's argument (ln 4)
-    assert not zero["of_written"] and q["of_written"] and candidates.answer(q, {"exps": torch.tensor([1.0, 2.0])}, {}) == ([], ("none", []))
+    assert not zero.of_written and q.of_written and candidates.answer(q, {"exps": torch.tensor([1.0, 2.0])}, {}) == ([], ("none", []))
     [q] = _queries("exp(a) = 1.0，照样分到比例。\n")
-    assert not q["of_written"]
+    assert not q.of_written
 
 
 def test_a_paragraph_with_sure_bindings_of_its_own_takes_no_names_from_beside_it():
@@ -480,10 +480,10 @@ def test_a_paragraph_with_sure_bindings_of_its_own_takes_no_names_from_beside_it
 
 def test_a_vector_a_subscripted_name_is_changed_to_is_a_row_of_that_index():
     [q] = _queries("只把 q₂ 改成 [0, 0]，`change` 不变。\n")
-    assert q["index"] == "2"
+    assert q.index == "2"
     scope = {"zero_q": torch.tensor([[1., 0.], [0., 1.], [0., 0.]]), "change": torch.tensor([[0., 0.], [0., 0.], [1., 1.]])}
     assert candidates.answer(q, scope, {}) == (["zero_q[2]", "change[0]", "change[1]"], ("", []))
-    assert candidates.answer({**q, "index": ""}, scope, {})[1][0] == "tie"  # rows 0 and 1 of change as near
+    assert candidates.answer(replace(q, index=""), scope, {})[1][0] == "tie"  # rows 0 and 1 of change as near
 
 
 def test_the_cells_of_a_row_before_its_blocked_ones_are_one_candidate():
@@ -495,29 +495,29 @@ def test_the_cells_of_a_row_before_its_blocked_ones_are_one_candidate():
 
 def test_an_average_in_the_clause_before_a_number_is_a_mean_of_a_list_or_a_tensor():
     [q] = _queries("比下限的平均 0.3301 还低。\n")
-    assert q["averaged"]
+    assert q.averaged
     floor = [0.0, 0.4621, 0.4621, 0.4621, 0.0, 0.4621, 0.4621]  # a list: sum(x) / len(x), no .mean()
     assert candidates.answer(q, {"floor": floor}, {}) == (["sum(floor) / len(floor)"], ("", []))
     assert candidates.answer(q, {"floor": torch.tensor(floor)}, {})[0] == ["floor.mean()"]
     [q] = _queries("比下限 0.3301 还低。\n")
-    assert not q["averaged"] and candidates.answer(q, {"floor": floor}, {})[0] == []
+    assert not q.averaged and candidates.answer(q, {"floor": floor}, {})[0] == []
 
 
 def test_the_positions_a_sum_lists_are_the_columns_it_adds():
     [q] = _queries("位置 4、5 合计约 0.9874。\n")
-    assert q["summed"] and q["span"] == [4, 5]
+    assert q.summed and q.span == (4, 5)
     weights = torch.tensor([[0.1, 0.1, 0.1, 0.0063, 0.7122, 0.2752, 0.0]] * 2)
     weights[1] = torch.tensor([0.0, 0.0, 0.0126, 0.0, 0.7122, 0.2752, 0.0])
     found, why = candidates.answer(q, {"w": weights}, {})
     assert found[0] == "w[0, 4:6].sum()" and why[0] == "tie"  # rows 0 and 1 add up alike
-    assert candidates.answer({**q, "span": []}, {"w": weights[:1]}, {})[0] == []  # no span: no slice
+    assert candidates.answer(replace(q, span=None), {"w": weights[:1]}, {})[0] == []  # no span: no slice
     [q] = _queries("位置 4、6 合计约 0.7122。\n")
-    assert q["span"] == []  # not one run of positions
+    assert q.span is None  # not one run of positions
 
 
 def test_a_position_in_the_clause_before_a_number_brings_a_by_position_name_near():
     [q] = _queries("按位置看，位置 1 的损失只有约 0.0508。\n")
-    assert q["near"]["position"] == candidates.CLAUSE
+    assert q.near["position"] == candidates.CLAUSE
     scope = {"open_by_position": torch.tensor([0.0, 0.0508, 0.3]), "other": torch.tensor([0.2, 0.0508])}
     assert candidates.answer(q, scope, {}) == (["open_by_position[1]", "other[1]"], ("", []))
     [q] = _queries("只有约 0.0508。\n")
@@ -526,11 +526,11 @@ def test_a_position_in_the_clause_before_a_number_brings_a_by_position_name_near
 
 def test_a_text_display_is_no_code_the_nearest_code_is_the_listing_before_it(tmp_path):
     from coursekit.core import guard
-    from coursekit.extensions import authoring
+    from coursekit.core import queries
 
     text = ('```python exec="1"\nshown = 1\n```\n\n```text\n[[1, 0]]\n```\n\n结果是 0.25。\n')
     found = guard.scan_page("", text)
-    names, _ = authoring._nearby(tmp_path, found)(next(t for t in found.tokens if t.text == "0.25"))
+    names, _ = queries.nearby(tmp_path, found)(next(t for t in found.tokens if t.text == "0.25"))
     assert names.get("shown") == 1  # the listing, not the display between
 
 
@@ -557,7 +557,7 @@ def test_one_number_of_a_name_its_paragraph_names_has_no_rival_the_paragraph_doe
 
 def test_a_name_holding_a_tables_mean_has_no_rival_in_that_mean():
     scope = {"numbers": torch.tensor([1.0, 2.0, 4.0]), "mean": torch.tensor(7 / 3)}
-    q = {**query(["2.3333"]), "averaged": True}
+    q = replace(query(["2.3333"]), averaged=True)
     assert candidates.answer(q, scope, {}) == (["mean", "numbers.mean()"], ("", []))
     scope["other"] = 2.33331  # another name with that value is still a rival
     assert candidates.answer(q, scope, {})[1][0] == "tie"
@@ -586,8 +586,7 @@ def test_a_tie_among_cells_of_one_table_is_settled_by_the_position_its_sentence_
 def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_lessons_changes_part_them(monkeypatch):
     from pathlib import Path
 
-    from coursekit.core import variations
-    from coursekit.extensions import authoring
+    from coursekit.core import proposer, variations
 
     scope = {"w": torch.tensor([[1.0, 0.0, 0.0], [1 / 3, 1 / 3, 1 / 3]])}
     found = _proposals("三个位置平分，各约 0.3333。\n", scope)
@@ -595,12 +594,10 @@ def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_less
     assert _proposals("三个位置平分，约 0.3333。\n", scope)["0.3333"][1] == "tie"  # no 各
 
     def settled(after):
-        p = authoring.Proposal(1, [], ["w[1, 0]", "w[1, 1]", "w[1, 2]"], "alike", ["w[1, 0]", "w[1, 1]", "w[1, 2]"])
-        monkeypatch.setattr(authoring, "_lesson", lambda *a: "l0")
+        p = proposer.Proposal(1, [], ["w[1, 0]", "w[1, 1]", "w[1, 2]"], "alike", ["w[1, 0]", "w[1, 1]", "w[1, 2]"])
         monkeypatch.setattr(variations, "varied", lambda *a, **k: SimpleNamespace(close=lambda: None))
         monkeypatch.setattr(variations, "values", lambda build, lesson, exprs: after if build is not None else {})
-        page = Path(__file__)
-        authoring.settle_ties(object(), page.parent, page, [p])
+        [p] = proposer.settle_ties(object(), Path(__file__).parent, "l0", [p])
         return p.why_not
 
     assert settled({"w[1, 0]": [0.3], "w[1, 1]": [0.3], "w[1, 2]": [0.3]}) == "alike"
@@ -610,8 +607,7 @@ def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_less
 def test_a_tie_is_settled_only_when_every_tied_candidate_moves_with_the_first(monkeypatch):
     from pathlib import Path
 
-    from coursekit.core import variations
-    from coursekit.extensions import authoring
+    from coursekit.core import proposer, variations
 
     scope = {f"t{i}": torch.tensor([0.5, float(i)]) for i in range(15)}  # fifteen cells equal to 0.5 today
     found, why = best(["0.5"], scope)
@@ -620,14 +616,12 @@ def test_a_tie_is_settled_only_when_every_tied_candidate_moves_with_the_first(mo
     assert len(tied) == 15  # every one handed on: none left out of the test of a change
 
     def settled(after):
-        p = authoring.Proposal(1, [], tied[:3], "tie", list(tied))
-        monkeypatch.setattr(authoring, "_lesson", lambda *a: "l0")
+        p = proposer.Proposal(1, [], tied[:3], "tie", list(tied))
         changed, lesson_build = SimpleNamespace(close=lambda: None), object()
         monkeypatch.setattr(variations, "varied", lambda *a, **k: changed)
         before = {e: [0.5] for e in tied}
         monkeypatch.setattr(variations, "values", lambda build, lesson, exprs: after if build is changed else before)
-        page = Path(__file__)
-        authoring.settle_ties(lesson_build, page.parent, page, [p])
+        [p] = proposer.settle_ties(lesson_build, Path(__file__).parent, "l0", [p])
         return p.why_not
 
     assert settled({e: [0.7] for e in tied}) == "same"  # all move together: one quantity
@@ -637,8 +631,7 @@ def test_a_tie_is_settled_only_when_every_tied_candidate_moves_with_the_first(mo
 def test_declared_changes_that_break_the_lesson_are_an_error_naming_its_package(monkeypatch):
     from pathlib import Path
 
-    from coursekit.core import engine, variations
-    from coursekit.extensions import authoring
+    from coursekit.core import engine, proposer, variations
 
     changed = SimpleNamespace(close=lambda: None)
     lesson_build = SimpleNamespace(lessons={"l0": SimpleNamespace(folder="lessons/l0")})
@@ -648,12 +641,11 @@ def test_declared_changes_that_break_the_lesson_are_an_error_naming_its_package(
             raise engine.LessonError("运行 lessons/l0/a.py 出错：RuntimeError: size 5 must match size 4")
         return {e: [0.5] for e in exprs}
 
-    monkeypatch.setattr(authoring, "_lesson", lambda *a: "l0")
     monkeypatch.setattr(variations, "varied", lambda *a, **k: changed)
     monkeypatch.setattr(variations, "values", values)
-    p = authoring.Proposal(1, [], ["a[0]", "b[0]"], "tie", ["a[0]", "b[0]"])
+    p = proposer.Proposal(1, [], ["a[0]", "b[0]"], "tie", ["a[0]", "b[0]"])
     with pytest.raises(variations.ChangeError, match=r"^lessons/l0/__init__.py: INPUT_CHANGES .*lessons/l0/a.py.*size 5"):
-        authoring.settle_ties(lesson_build, Path(__file__).parent, Path(__file__), [p])
+        proposer.settle_ties(lesson_build, Path(__file__).parent, "l0", [p])
     assert p.why_not == "tie"  # nothing settled
 
 

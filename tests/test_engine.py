@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.core import engine, report
+from coursekit.core import digests, engine, report, store
 from coursekit.extensions import checks
 from tests.scratch_lesson import free_numbers, used_numbers
 
@@ -194,13 +194,13 @@ def test_a_page_block_cannot_leak_into_the_next_build(tree):
     probe = "import torch\nprint(torch.softmax(torch.zeros(2), dim=0))\n"
     build = engine.Build(tree)
     try:
-        assert build.execute(C, "p", engine.chain("", patch), patch, "docs/p.md:3") == {"output": "patched it\n"}
-        assert build.execute(C, "p", engine.chain("x", probe), probe, "docs/p.md:9")["output"] == "patched\n"
+        assert build.execute(C, "p", digests.chain("", patch), patch, "docs/p.md:3") == {"output": "patched it\n"}
+        assert build.execute(C, "p", digests.chain("x", probe), probe, "docs/p.md:9")["output"] == "patched\n"
     finally:
         build.close()
     build = engine.Build(tree)
     try:
-        clean = build.execute(C, "p", engine.chain("", probe), probe, "docs/p.md:3")
+        clean = build.execute(C, "p", digests.chain("", probe), probe, "docs/p.md:3")
         assert clean == {"output": "tensor([0.5000, 0.5000])\n"}
     finally:
         build.close()
@@ -247,7 +247,7 @@ def test_the_experiments_before_a_failing_one_keep_their_output(root):
 @pytest.mark.engine
 def test_a_failing_block_assert_quotes_its_own_source(shared):
     code = "x = 3\nassert x < 2\n"
-    answer = shared.execute(C, "docs/p.md", engine.chain("", code), code, "docs/p.md:7")
+    answer = shared.execute(C, "docs/p.md", digests.chain("", code), code, "docs/p.md:7")
     error = answer["error"]
     assert (error["type"], error["message"], tuple(error["where"])) == ("AssertionError", "assert x < 2", ("docs/p.md", 9))
 
@@ -339,7 +339,7 @@ def test_a_file_edited_and_put_back_finds_its_earlier_run(root):
 def test_the_run_cache_keeps_a_few_runs_per_lesson_and_stays_under_its_size(root, monkeypatch):
     first, cache = root / f"lessons/{A}/first.py", root / ".cache/coursekit"
     original = first.read_text(encoding="utf-8")
-    monkeypatch.setattr(engine, "HISTORY", 2)
+    monkeypatch.setattr(store, "HISTORY", 2)
     keys = []
     for n in (3, 4, 5):  # three versions of the file: the oldest run goes, with its evaluations
         first.write_text(original.replace("TWO * 3", f"TWO * {n}"), encoding="utf-8")
@@ -355,7 +355,7 @@ def test_the_run_cache_keeps_a_few_runs_per_lesson_and_stays_under_its_size(root
     first.write_text(original, encoding="utf-8")
 
     runs(root, [A, C])  # another lesson's runs are pruned when the cache is over its size ...
-    monkeypatch.setattr(engine, "CACHE_BYTES", 1)
+    monkeypatch.setattr(store, "CACHE_BYTES", 1)
     first.write_text(original.replace("TWO * 3", "TWO * 6"), encoding="utf-8")
     build = engine.Build(root)
     try:
@@ -438,7 +438,7 @@ def test_a_changed_block_after_kept_ones_sees_what_they_defined(tree):
         build = engine.Build(tree)
         try:
             outputs.append(build.execute(A, "docs/x.md", "", first, "docs/x.md:1")["output"])
-            outputs.append(build.execute(A, "docs/x.md", engine.chain("", first), second, "docs/x.md:4")["output"])
+            outputs.append(build.execute(A, "docs/x.md", digests.chain("", first), second, "docs/x.md:4")["output"])
         finally:
             build.close()
     assert outputs == ["first\n", "q 5\n", "first\n", "q + 1 6\n"]
@@ -450,10 +450,10 @@ def test_page_blocks_are_kept_under_every_file_of_the_kit(root, monkeypatch):
     import coursekit
 
     monkeypatch.setattr(coursekit, "KIT", root / "coursekit")  # the copy's kit
-    before = engine.Build(root).tooling
+    before = engine.Build(root).blocks.tooling
     page = root / "coursekit/example/lesson.md"
     page.write_text(page.read_text(encoding="utf-8") + "\n多了一句。\n", encoding="utf-8")
-    assert engine.Build(root).tooling != before
+    assert engine.Build(root).blocks.tooling != before
 
 
 @pytest.mark.engine

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import pytest
 
-from coursekit.core import candidates, engine, shown
+from coursekit.core import engine, shown
 from coursekit.extensions import checks, fence
 from coursekit.core.worker import evaluate
 from tests.test_guard import NS
@@ -42,8 +42,8 @@ class StandIn:
     def comment_problems(self, lesson_id):
         return []
 
-    def candidates(self, lesson_id, queries):
-        return [candidates.answer(q, dict(NS), {}) for q in queries]
+    def apply(self, lesson_id, function, argument):
+        return function(dict(NS), {}, argument)
 
 
 @pytest.fixture
@@ -56,12 +56,12 @@ def site(tmp_path, monkeypatch):
     return tmp_path
 
 
-def convert(root: Path, name: str, page: str, front: str = "", folder: str = "docs/lessons") -> str:
+def convert(root: Path, name: str, page: str, front: str = "", folder: str = "docs/lessons", **config) -> str:
     path = root / folder / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text((f"---\n{front}---\n" if front else "") + page, encoding="utf-8")
     md = markdown.Markdown(extensions=[
-        checks.CourseExtension(), "pymdownx.snippets",
+        checks.CourseExtension(**config), "pymdownx.snippets",
         "pymdownx.superfences"], extension_configs={
         "pymdownx.snippets": {"base_path": [str(root)], "check_paths": True},
         "pymdownx.superfences": {"custom_fences": [
@@ -89,6 +89,14 @@ def test_an_unbound_number_is_told_where_it_may_come_from(site):
     assert any(m.startswith("未绑定的数字 0.4011") and m.endswith("写 {=weights[0]} 绑定？（写在 0.4011 后面，绑定这 3 个数）")
                for m in messages), messages
     assert any(m.startswith("未绑定的数字 5.0562") and m.endswith("写 {=total} 绑定？") for m in messages), messages
+
+
+def test_without_hints_an_unbound_number_is_reported_and_nothing_is_searched(site, monkeypatch):
+    monkeypatch.setattr(StandIn, "apply", None)  # the lesson's worker is asked nothing
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", "分母是 5.0562。\n", hints=False)
+    [message] = [p.message for p in engine.current.problems["docs/lessons/99-t.md"]]
+    assert message.startswith("未绑定的数字 5.0562") and "绑定？" not in message and "候选" not in message
 
 
 def test_the_front_matter_title_is_checked(site):

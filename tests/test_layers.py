@@ -2,7 +2,9 @@
 the extensions import no builder, only the MkDocs adapter imports MkDocs, Material or
 mkdocs-jupyter, and the two adapters import nothing of each other's builder. Imports inside functions
 count too, and so do importlib.import_module and __import__; a relative import is refused (the kit names
-its modules in full). The engine plans no page run by reading pages. Scripts import nothing from tests/.
+its modules in full). No kit module imports, at any remove, one that imports it (no import circle). The
+engine plans no page run by reading pages. No function on the build path has BRANCHES or more
+branches. Scripts import nothing from tests/.
 The package docstring and the README's "What is where" name every layer and module; coursekit/README.md
 every layer. The tests' own fast layer may start no build, serve, lesson or script that runs one."""
 
@@ -90,6 +92,108 @@ def test_the_rule_finds_a_builder_imported_inside_a_function_of_the_core(tmp_pat
         "coursekit/extensions/worse.py:1: extensions imports coursekit.mkdocs_adapter",
         "coursekit/mkdocs_adapter/across.py:1: mkdocs_adapter imports coursekit.zensical_adapter",
     ]
+
+
+def _module(kit: Path, path: Path) -> str:
+    parts = list(path.relative_to(kit.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(kit: Path) -> dict[str, set[str]]:
+    """Module -> the kit's modules it imports (at any depth, as `imports` reads them): `from a import b`
+    is the module a.b when there is one, else a; importing a module imports its packages too."""
+    files = {_module(kit, p): p for p in sorted(kit.rglob("*.py"))}
+    graph = {}
+    for name, path in files.items():
+        found = set()
+        for _, module in imports(path):
+            parts = module.split(".")
+            found |= {".".join(parts[:k]) for k in range(1, len(parts) + 1) if ".".join(parts[:k]) in files}
+        graph[name] = found - {name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles: each set of modules that import each other at some remove (a strongly
+    connected component of more than one module, Tarjan's), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = stack[stack.index(v):]
+            del stack[stack.index(v):]
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+def test_no_module_of_the_kit_imports_one_that_imports_it():
+    assert cycles(import_graph(ROOT / "coursekit")) == []
+
+
+def test_the_rule_finds_an_import_circle_however_far_round_and_inside_functions(tmp_path):
+    kit = tmp_path / "coursekit"
+    (kit / "core").mkdir(parents=True)
+    (kit / "extensions").mkdir()
+    for folder in (kit, kit / "core", kit / "extensions"):
+        (folder / "__init__.py").write_text("", encoding="utf-8")
+    (kit / "core/a.py").write_text("from coursekit.core import b\n", encoding="utf-8")
+    (kit / "core/b.py").write_text("from coursekit.core.c import VALUE\n", encoding="utf-8")
+    (kit / "core/c.py").write_text("def f():\n    import coursekit.core.a\n", encoding="utf-8")
+    (kit / "extensions/d.py").write_text("from coursekit.core import a\n", encoding="utf-8")  # into it, not round it
+    (kit / "extensions/e.py").write_text("from coursekit.extensions import f\n", encoding="utf-8")
+    (kit / "extensions/f.py").write_text("from coursekit.extensions.e import X\n", encoding="utf-8")
+    assert cycles(import_graph(kit)) == [["coursekit.core.a", "coursekit.core.b", "coursekit.core.c"],
+                                         ["coursekit.extensions.e", "coursekit.extensions.f"]]
+
+
+BUILD_PATH = ("core", "extensions", "mkdocs_adapter")
+BRANCHES = 30  # branches a function on the build path stays under; rules go in tables of data
+BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.ExceptHandler, ast.IfExp, ast.BoolOp,
+             ast.comprehension, ast.With, ast.AsyncWith, ast.match_case)
+
+
+def branchy(source: str, limit: int = BRANCHES) -> list[tuple[str, int]]:
+    """(function, branches) for each function of `source` with `limit` or more: the if, for, while,
+    try, except, conditional expression, and/or, comprehension, with and match case nodes in it,
+    those of the functions it defines included."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            count = sum(isinstance(n, BRANCHING) for n in ast.walk(node))
+            found += [(node.name, count)] if count >= limit else []
+    return found
+
+
+def test_no_function_on_the_build_path_has_thirty_branches():
+    found = [f"coursekit/{layer}/{p.name}: {name} has {count}" for layer in BUILD_PATH
+             for p in sorted((ROOT / "coursekit" / layer).rglob("*.py"))
+             for name, count in branchy(p.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_the_branch_count_reads_every_kind_of_branch_nested_functions_included():
+    source = ("def f(x):\n    def g():\n        return [y for y in x if y and x]\n"  # comprehension, and
+              "    if x:\n        pass\n    for _ in x:\n        pass\n    while x:\n        break\n"
+              "    try:\n        pass\n    except ValueError:\n        pass\n    with x:\n        pass\n"
+              "    match x:\n        case 1:\n            pass\n    return 1 if x else 2\n")
+    assert branchy(source, limit=10) == [("f", 10)]
+    assert branchy(source, limit=11) == []
 
 
 @pytest.mark.parametrize("module", ["scan", "widgets", "fence", "guard"])

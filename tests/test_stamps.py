@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from coursekit.core import engine, stamps
+from coursekit.core import digests, engine, stamps
 
 
 def test_an_edit_of_the_same_size_with_its_old_mtime_put_back_is_noticed(tmp_path):
@@ -15,10 +15,10 @@ def test_an_edit_of_the_same_size_with_its_old_mtime_put_back_is_noticed(tmp_pat
     old = time.time_ns() - 10 * stamps.RACY
     os.utime(path, ns=(old, old))
     lesson = engine.Lesson("lessons.l1", "1", "测试", [("a", "a")])
-    before = engine.file_hash(tmp_path, "lessons/l1/a.py", lesson)
+    before = digests.file_hash(tmp_path, "lessons/l1/a.py", lesson)
     path.write_text("x = 2\n", encoding="utf-8")  # the same size
     os.utime(path, ns=(old, old))  # as tools that keep mtimes leave it
-    assert engine.file_hash(tmp_path, "lessons/l1/a.py", lesson) != before
+    assert digests.file_hash(tmp_path, "lessons/l1/a.py", lesson) != before
 
 
 def test_a_file_written_within_the_timestamp_granularity_of_its_read_is_read_again(tmp_path, monkeypatch):

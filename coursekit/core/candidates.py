@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import re
 import types
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from numbers import Number
+from typing import NamedTuple
 
 from coursekit.core import lexicon, numbers
 
@@ -131,6 +133,19 @@ def _values(name: str, value, count: bool, asks: Asks = Asks()) -> list[tuple[in
     out = [(WHOLE, name, t.flatten().tolist())]
     if t.dim() == 0:
         return out
+    out += _asked(name, value, t, asks)
+    out += [(PART, f"{name}.shape", [float(s) for s in t.shape])] if t.dim() > 1 else []  # a plain number is no size
+    out.append((PART, f"math.sqrt({name}.shape[-1])", [t.shape[-1] ** 0.5]))  # the scaling of attention: √d
+    if t.numel() > LARGEST:
+        return out
+    out.append((PART, f"{name}.sum()", [t.sum().item()]))
+    return out + _shared_row_sum(name, t, asks) + _PARTS.get(t.dim(), lambda *_: [])(name, t, asks)
+
+
+def _asked(name: str, value, t, asks: Asks) -> list[tuple[int, str, list[float]]]:
+    """The values only a text's words ask for: the one value of a vector's cells (asks.each) or of a
+    named row's (asks.row), the mean (asks.averaged)."""
+    out = []
     if asks.each and t.dim() == 1 and len(t) > 1 and len(t.unique()) == 1:
         out.append((PART, f"{name}.unique()" if hasattr(value, "unique") else f"torch.tensor({name}).unique()", [t[0].item()]))
     if asks.each and asks.row is not None and t.dim() == 2 and asks.row < len(t) and t.shape[1] > 1 \
@@ -139,30 +154,40 @@ def _values(name: str, value, count: bool, asks: Asks = Asks()) -> list[tuple[in
     if asks.averaged and t.numel() > 1:
         mean = f"{name}.mean()" if hasattr(value, "mean") else f"sum({name}) / len({name})" if t.dim() == 1 else None
         out += [(PART, mean, [t.mean().item()])] if mean else []
-    shape = list(t.shape)
-    out += [(PART, f"{name}.shape", [float(s) for s in shape])] if t.dim() > 1 else []  # a plain number is no size
-    out.append((PART, f"math.sqrt({name}.shape[-1])", [shape[-1] ** 0.5]))  # the scaling of attention: √d
-    if t.numel() > LARGEST:
-        return out
-    out.append((PART, f"{name}.sum()", [t.sum().item()]))
-    if asks.rows and t.dim() == 2:
-        shared = t.sum(-1).round(decimals=SHARED).unique()
-        out += [(WHOLE, f"{name}.sum(dim=-1).round(decimals={SHARED}).unique()", shared.tolist())] if len(shared) == 1 else []
-    if t.dim() == 1:
-        last = len(t) - 1 if len(t) > LONG else None
-        out += [(ELEMENT, f"{name}[{-1 if i == last else i}]", [x]) for i, x in enumerate(t.tolist())]
-    elif t.dim() == 2:
-        out += [(PART, f"{name}[{i}]", row) for i, row in enumerate(t.tolist())]
-        out += [(PART, f"{name}[:, {j}]", t[:, j].tolist()) for j in range(shape[1])]
-        out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
-        if asks.span and asks.span[1] < shape[1]:
-            a, b = asks.span[0], asks.span[1] + 1
-            out += [(PART, f"{name}[{i}, {a}:{b}].sum()", [sum(row[a:b])]) for i, row in enumerate(t.tolist())]
-        out += [(PART, f"{name}[{i}, :{j}]", row[:j]) for i, row in enumerate(t.tolist()) for j in range(2, shape[1])
-                if all(x in (0.0, float("-inf")) for x in row[j:])]  # 第 1 行可以读 [0, 0.7071]: the cells before the blocked ones
-        out.append((PART, f"{name}.sum(dim=-1)", t.sum(-1).tolist()))
-        out += [(ELEMENT, f"{name}[{i}, {j}]", [x]) for i, row in enumerate(t.tolist()) for j, x in enumerate(row)]
     return out
+
+
+def _shared_row_sum(name: str, t, asks: Asks) -> list[tuple[int, str, list[float]]]:
+    """Where the text speaks of every row's sum (asks.rows): the one value a table's row sums share."""
+    if not (asks.rows and t.dim() == 2):
+        return []
+    shared = t.sum(-1).round(decimals=SHARED).unique()
+    return [(WHOLE, f"{name}.sum(dim=-1).round(decimals={SHARED}).unique()", shared.tolist())] if len(shared) == 1 else []
+
+
+def _vector_parts(name: str, t, asks: Asks) -> list[tuple[int, str, list[float]]]:
+    """A vector's elements; the last of a longer one written x[-1] (LONG)."""
+    last = len(t) - 1 if len(t) > LONG else None
+    return [(ELEMENT, f"{name}[{-1 if i == last else i}]", [x]) for i, x in enumerate(t.tolist())]
+
+
+def _table_parts(name: str, t, asks: Asks) -> list[tuple[int, str, list[float]]]:
+    """A table's rows, columns, row sums (of the positions the text lists: asks.span), the cells of a
+    row before its blocked ones, and its elements."""
+    rows, width = t.tolist(), t.shape[1]
+    out = [(PART, f"{name}[{i}]", row) for i, row in enumerate(rows)]
+    out += [(PART, f"{name}[:, {j}]", t[:, j].tolist()) for j in range(width)]
+    out += [(PART, f"{name}[{i}].sum()", [s]) for i, s in enumerate(t.sum(-1).tolist())]
+    if asks.span and asks.span[1] < width:
+        a, b = asks.span[0], asks.span[1] + 1
+        out += [(PART, f"{name}[{i}, {a}:{b}].sum()", [sum(row[a:b])]) for i, row in enumerate(rows)]
+    out += [(PART, f"{name}[{i}, :{j}]", row[:j]) for i, row in enumerate(rows) for j in range(2, width)
+            if all(x in (0.0, float("-inf")) for x in row[j:])]  # 第 1 行可以读 [0, 0.7071]: the cells before the blocked ones
+    out.append((PART, f"{name}.sum(dim=-1)", t.sum(-1).tolist()))
+    return out + [(ELEMENT, f"{name}[{i}, {j}]", [x]) for i, row in enumerate(rows) for j, x in enumerate(row)]
+
+
+_PARTS = {1: _vector_parts, 2: _table_parts}  # an array's parts, by its number of dimensions
 
 
 def _counts(name: str, value, t) -> list[tuple[int, str, list[float]]]:
@@ -188,9 +213,9 @@ def _named(scope: dict):
         yield name, value
         fields = value._asdict() if hasattr(value, "_asdict") else (
             vars(value) if hasattr(value, "__dict__") and not hasattr(value, "detach") else {})
-        for field, inner in fields.items():
-            if not field.startswith("_") and not callable(inner):
-                yield f"{name}.{field}", inner
+        for key, inner in fields.items():
+            if not key.startswith("_") and not callable(inner):
+                yield f"{name}.{key}", inner
 
 
 def _roots(expr: str) -> set[str]:
@@ -216,55 +241,170 @@ def _tier(root: str, names: dict[str, int], near: dict[str, int]) -> float:
     return best - MORE * max(0, len(made_of) - 1)
 
 
-def answer(query: dict, scope: dict, origin: dict[str, int]) -> tuple[list[str], tuple[str, list[str]]]:
-    """For a query (coursekit.extensions.authoring._query): the best candidates, and whether the first is sure
+@dataclass(frozen=True)
+class Query:
+    """What the text around a run of written numbers asks of the lesson's values (read from the page
+    by coursekit.core.queries.query, answered in the lesson's worker by `answer`): the written
+    numbers; the names and term stems nearby, each with its tier; whether they count things and what
+    (`counted`: 'axis', 'named' or 'other'); whether the text speaks of a sum (`summed`), of every row
+    (`rows`: 1 in the sentence before them, 2 in the clause just before), of an average (`averaged`),
+    of the sum of some positions' cells (`span`: the first and last), of a shape (`shaped`); the
+    positions its sentence lists (`listed`); whether each cell has the value (`each`; `each_row`: of
+    the row it names); whether a count counts what a mask lets be read (`readable`); whether one
+    number is a difference or a ratio (`derived`) or a function of a written number (`of_written`);
+    the rows a written dot product names (`dot`), the row a vector is said to be (`row`) or is row
+    `index` of some table; which axis a count of 行 or 列 measures (`along`); the names of matrices
+    shown side by side (`side_by_side`)."""
+
+    written: tuple[str, ...]
+    names: Mapping[str, float] = field(default_factory=dict)
+    near: Mapping[str, float] = field(default_factory=dict)
+    count: bool = False
+    counted: str = ""
+    summed: bool = False
+    rows: int = 0
+    averaged: bool = False
+    span: tuple[int, int] | None = None
+    shaped: bool = False
+    listed: tuple[int, ...] = ()
+    each: bool = False
+    each_row: int | None = None
+    readable: bool = False
+    derived: bool = False
+    of_written: bool = False
+    dot: tuple[str, ...] = ()
+    row: str = ""
+    index: str = ""
+    along: str = ""
+    side_by_side: tuple[str, ...] = ()
+
+
+class Decision(NamedTuple):
+    """Whether the first candidate is sure (`why` '') or why not, and the candidates tied with it (decide)."""
+
+    why: str
+    tied: list[str]
+
+
+class Answer(NamedTuple):
+    """The candidates for a query, best first, and the decision on the first."""
+
+    found: list[str]
+    decision: Decision
+
+
+SURELY = Decision("", [])
+
+
+def answers(scope: dict, origin: dict[str, int], queries: list[Query]) -> list[Answer]:
+    """`answer` for each query, over the lesson's values: what the lesson's worker is asked to apply
+    (coursekit.core.engine.Build.apply)."""
+    return [answer(q, scope, origin) for q in queries]
+
+
+def answer(query: Query, scope: dict, origin: dict[str, int]) -> Answer:
+    """For a query (coursekit.core.queries.query): the best candidates, and whether the first is sure
     (decide)."""
-    named = (_dot(query["written"], scope, query.get("dot") or []) or _beside(query["written"], scope, query.get("side_by_side") or [])
-             or _row(query["written"], scope, query.get("row") or ""))
+    named = _display(query, scope)
     if named:  # q₀·k₁ = 1×0 + 0×1 = 0, or Q = [[…]]  V = [[…]]: the display names its values
-        return [named], ("", [])
-    if query.get("side_by_side") or query.get("of_written"):  # exp(0) = 1: the text's own arithmetic
-        return [], ("none", [])
-    # 两行 counts rows (len, shape[0]), 两列 columns (the last axis); 三个可读位置 what a mask lets through
-    keep = ALONG[query["along"]] if query.get("along") else READABLE if query.get("readable") else None
+        return Answer([named], SURELY)
+    if query.side_by_side or query.of_written:  # exp(0) = 1: the text's own arithmetic
+        return Answer([], Decision("none", []))
+    keep = _measured(query)
     if keep:
         found = [(rank, e) for rank, e in _ranked_query(query, scope, origin) if keep.fullmatch(e)]
-        return [e for _, e in found[:MOST]], decide(found, query["written"], query["count"], query["counted"])
-    one = len(query["written"]) == 1
-    rows = bool(query.get("rows")) and query["summed"] and one and not query["count"]
-    asks = Asks(query["summed"], rows, bool(query.get("averaged")) and one,
-                tuple(query["span"]) if query.get("span") and query["summed"] else None, bool(query.get("each")) and one,
-                query.get("each_row"))
-    found = ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, asks)
-    if query.get("index") and len(query["written"]) > 1:  # a₀=[…], 位置 0 得到 […]: a row 0 before a whole vector
-        row = re.compile(rf"[\w.]+\[{query['index']}\]")
-        found = sorted(((rank[0], ROW0, *rank[2:]) if row.fullmatch(e) else rank, e) for rank, e in found)
-    rivals = []
-    if rows:  # 每行之和都是 1: what every row's sum is, not one row's
-        shared = [(rank, e) for rank, e in found if e.endswith(".unique()")]
-        # one row's sum of another name as near: the text may mean that table, 每行 or not, unless
-        # 每行 is in the very clause of the number (每行的和仍然是 1: rows 2)
-        rivals = [e for rank, e in found if shared and query["rows"] != 2 and not e.endswith(".unique()") and ".sum(" in e
-                  and rank[0] <= shared[0][0][0] and _roots(e) != _roots(shared[0][1])]
-        found = shared
-    elif asks.row is not None and any(e.endswith(f"[{asks.row}].unique()") for _, e in found):
-        found = [(rank, e) for rank, e in found if e.endswith(f"[{asks.row}].unique()")]  # 第 2 行…全为 0: that row's cells
-    elif query["shaped"]:  # 形状是 [1, 2]: a shape, not the values of a row
-        found = [(rank, e) for rank, e in found if e.endswith(".shape")]
-    elif query.get("derived"):  # 多了 2, 的 2.0281 倍: a value the code names, no element of a table
-        found = [(rank, e) for rank, e in found if rank[1] == WHOLE and "[" not in e]
-    elif query["summed"] and len(query["written"]) == 1 and not query["count"]:  # 每行之和是 1: a sum
-        found = [(rank, e) for rank, e in found if ".sum(" in e]
-    why = decide(found, query["written"], query["count"], query["counted"])
-    if why[0] == "far" and asks.each and EACH.fullmatch(found[0][1]):
-        why = ("", [])  # 各给四分之一: every cell of a vector agrees, no coincidence of one small number
-    if rivals and why[0] in ("", "far"):
-        why = ("tie", [found[0][1], *rivals])
-    read = _read(why[1], query.get("listed") or [], bool(query.get("each"))) if why[0] == "tie" else None
+        return Answer([e for _, e in found[:MOST]], Decision(*decide(found, query.written, query.count, query.counted)))
+    asks = _asks(query)
+    found = _row_first(query, ranked(query.written, scope, query.names, query.near, query.count, origin, asks))
+    found, rivals = _narrowed(query, asks, found)
+    why = _decision(query, asks, found, rivals)
+    read = _read(why[1], query.listed, query.each) if why[0] == "tie" else None
     if read:  # 位置 1、2、3 上 … 约为 0.4621: the cell it names; 各约 0.3333: cells it says are one value
         cell, settled = read
-        return [cell, *[e for _, e in found[:MOST] if e != cell]][:MOST], (settled, [] if settled == "" else why[1])
-    return [e for _, e in found[:MOST]], why
+        return Answer([cell, *[e for _, e in found[:MOST] if e != cell]][:MOST], Decision(settled, [] if settled == "" else why[1]))
+    return Answer([e for _, e in found[:MOST]], why)
+
+
+def _display(query: Query, scope: dict) -> str:
+    """The expression a display names for its values (a dot product, matrices side by side, a named
+    row), or ''."""
+    return _dot(query.written, scope, query.dot) or _beside(query.written, scope, query.side_by_side) \
+        or _row(query.written, scope, query.row)
+
+
+def _measured(query: Query) -> re.Pattern | None:
+    """For a count of 行 or 列 the sizes along that axis (两行: len, shape[0]; 两列: the last axis);
+    for 三个可读位置 what a mask lets through; else None."""
+    return ALONG[query.along] if query.along else READABLE if query.readable else None
+
+
+def _asks(query: Query) -> Asks:
+    one = len(query.written) == 1
+    rows = bool(query.rows) and query.summed and one and not query.count
+    span = tuple(query.span) if query.span and query.summed else None
+    return Asks(query.summed, rows, query.averaged and one, span, query.each and one, query.each_row)
+
+
+def _row_first(query: Query, found: list[tuple[tuple, str]]) -> list[tuple[tuple, str]]:
+    """a₀=[…], 位置 0 得到 […]: a row `index` of a table before a whole vector."""
+    if not query.index or len(query.written) < 2:
+        return found
+    row = re.compile(rf"[\w.]+\[{query.index}\]")
+    return sorted(((rank[0], ROW0, *rank[2:]) if row.fullmatch(e) else rank, e) for rank, e in found)
+
+
+def _every_row(query: Query, found: list[tuple[tuple, str]]) -> tuple[list[tuple[tuple, str]], list[str]]:
+    """每行之和都是 1: what every row's sum is, not one row's; one row's sum of another name as near
+    is a rival (the text may mean that table, 每行 or not), unless 每行 is in the very clause of the
+    number (每行的和仍然是 1: rows 2)."""
+    shared = [(rank, e) for rank, e in found if e.endswith(".unique()")]
+    rivals = [e for rank, e in found if shared and query.rows != 2 and not e.endswith(".unique()") and ".sum(" in e
+              and rank[0] <= shared[0][0][0] and _roots(e) != _roots(shared[0][1])]
+    return shared, rivals
+
+
+def _of_the_row(asks: Asks, rank: tuple, e: str) -> bool:  # 第 2 行…全为 0: that row's cells
+    return e.endswith(f"[{asks.row}].unique()")
+
+
+def _a_shape(asks: Asks, rank: tuple, e: str) -> bool:  # 形状是 [1, 2]: a shape, not the values of a row
+    return e.endswith(".shape")
+
+
+def _a_name(asks: Asks, rank: tuple, e: str) -> bool:  # 多了 2, 的 2.0281 倍: a value the code names, no element of a table
+    return rank[1] == WHOLE and "[" not in e
+
+
+def _a_sum(asks: Asks, rank: tuple, e: str) -> bool:  # 每行之和是 1: a sum
+    return ".sum(" in e
+
+
+# What the words around a number narrow its candidates to, the first rule that holds: (when, keep).
+NARROWING = (
+    (lambda q, asks, found: asks.row is not None and any(_of_the_row(asks, r, e) for r, e in found), _of_the_row),
+    (lambda q, asks, found: q.shaped, _a_shape),
+    (lambda q, asks, found: q.derived, _a_name),
+    (lambda q, asks, found: q.summed and len(q.written) == 1 and not q.count, _a_sum),
+)
+
+
+def _narrowed(query: Query, asks: Asks, found: list[tuple[tuple, str]]) -> tuple[list[tuple[tuple, str]], list[str]]:
+    """The candidates the text's words leave (NARROWING), and the rivals of every row's sum."""
+    if asks.rows:
+        return _every_row(query, found)
+    for when, keep in NARROWING:
+        if when(query, asks, found):
+            return [(rank, e) for rank, e in found if keep(asks, rank, e)], []
+    return found, []
+
+
+def _decision(query: Query, asks: Asks, found: list[tuple[tuple, str]], rivals: list[str]) -> Decision:
+    why = Decision(*decide(found, query.written, query.count, query.counted))
+    if why[0] == "far" and asks.each and EACH.fullmatch(found[0][1]):
+        why = SURELY  # 各给四分之一: every cell of a vector agrees, no coincidence of one small number
+    if rivals and why[0] in ("", "far"):
+        why = Decision("tie", [found[0][1], *rivals])
+    return why
 
 
 CELL = re.compile(r"([A-Za-z_][\w.]*)\[(\d+(?:, \d+)*)\]")  # floor[1], first.weights[2, 0]
@@ -273,9 +413,9 @@ CELL = re.compile(r"([A-Za-z_][\w.]*)\[(\d+(?:, \d+)*)\]")  # floor[1], first.we
 def _read(tied: list[str], listed: list[int], each: bool) -> tuple[str, str] | None:
     """Of tied cells of one table that differ in one index only (floor[1], floor[2], floor[3]), the one
     the text reads, and how sure: at the first position its sentence lists (位置 1、2、3 上 → floor[1]),
-    sure (''), as a row the paragraph reads is (coursekit.extensions.authoring._by_row); where it says
+    sure (''), as a row the paragraph reads is (coursekit.core.proposer._by_row); where it says
     each has the value (各约 0.3333), the first, 'alike': sure while the lesson's declared changes keep
-    them one value (coursekit.extensions.authoring.settle_ties). None when the tie is of anything else."""
+    them one value (coursekit.core.proposer.settle_ties). None when the tie is of anything else."""
     cells = [CELL.fullmatch(e) for e in tied]
     if not (listed or each) or not all(cells) or len({c.group(1) for c in cells}) != 1:
         return None
@@ -290,8 +430,8 @@ def _read(tied: list[str], listed: list[int], each: bool) -> tuple[str, str] | N
     return min(zip(indices, tied))[1], "alike"
 
 
-def _ranked_query(query: dict, scope: dict, origin: dict[str, int]) -> list[tuple[tuple, str]]:
-    return ranked(query["written"], scope, query["names"], query["near"], query["count"], origin, Asks(query["summed"]))
+def _ranked_query(query: Query, scope: dict, origin: dict[str, int]) -> list[tuple[tuple, str]]:
+    return ranked(query.written, scope, query.names, query.near, query.count, origin, Asks(query.summed))
 
 
 def _dot(written: list[str], scope: dict, rows: list[str]) -> str:

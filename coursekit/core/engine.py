@@ -5,14 +5,11 @@ result is cached by what it depends on.
   its own files and on the syntax trees (not the comments) of every tinylm and lessons module it
   imported, plus the Python, torch and numpy versions. The worker reports what it imported, so
   the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
-  lessons that import it; a prose edit reruns nothing. Each lesson keeps its last HISTORY runs
-  (`.cache/coursekit/runs/<lesson>/<key>.json`), so a file edited and put back is a hit again; the
-  whole cache stays under CACHE_BYTES, the least recently used runs pruned first with what was kept
-  under their key.
+  lessons that import it; a prose edit reruns nothing. The runs are kept, sealed, a few per lesson,
+  least recently used out (coursekit.core.store; digests: coursekit.core.digests).
 - Page blocks and inline bindings are cached under the run's key: a block by its code and the code
-  of the blocks before it on the page (they share a namespace), kept while every file of tinylm and
-  lessons its worker had imported or read by then reads as it did (it may import or read what the
-  run did not); a binding by its expression.
+  of the blocks before it on the page (they share a namespace: coursekit.core.blocks), a binding by
+  its expression.
 - Workers are forked from a server that imported torch once; independent lessons run in
   parallel on the available cores. A worker lives for one page at most, so a block that patches
   torch or changes a tensor in place cannot leak into the next page or the next rebuild.
@@ -21,14 +18,10 @@ result is cached by what it depends on.
 from __future__ import annotations
 
 import ast
-import functools
-import hashlib
-import hmac
 import json
 import os
 import platform
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -43,15 +36,13 @@ from importlib import metadata
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from coursekit.core import stamps
+from coursekit.core import blocks, digests, stamps, store
 
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
 AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
 SITE = "site"  # the lesson id of blocks on pages of no lesson: they run in a worker with no lesson run
 FORMAT = 5  # bump when the cache layout, or what a recorded run has passed, changes
-HISTORY = 8  # runs kept per lesson: a file edited and put back finds its earlier run
-CACHE_BYTES = 512 * 1024 * 1024  # the whole cache at most; the least recently used runs go first
 
 
 class LessonError(Exception):
@@ -140,53 +131,6 @@ def versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             found[name] = "-"
     return found
-
-
-def behaviour(text: str) -> str:
-    """A module's syntax tree without docstrings: equal for two files that differ only in words."""
-    tree = ast.parse(text)
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
-            node.body = body[1:] or [ast.Pass()]
-    return ast.dump(tree)
-
-
-def _sha(*parts: str) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p.encode())
-        h.update(b"\0")
-    return h.hexdigest()[:24]
-
-
-_hashes = stamps.Remembered()  # (path, to the letter) -> hash
-
-
-def file_hash(root: Path, rel: str, lesson: Lesson) -> str:
-    """Own files count to the letter (the page and notebook show them), and data files too;
-    imported modules by behaviour. Remembered per file until it may have changed (coursekit.core.stamps)."""
-    path = root / rel
-    letter = rel.startswith(lesson.folder + "/") or not rel.endswith(".py")
-    return _hashes.get(path, lambda p: _digest(p, letter), key=(str(path), letter))
-
-
-def _kit_file(path: Path) -> str:
-    """A kit file's hash: its code as it behaves, or the letter of a file that is not Python."""
-    letter = path.suffix != ".py"
-    return _hashes.get(path, lambda p: _digest(p, letter), key=(str(path), letter))
-
-
-def _digest(path: Path, letter: bool) -> str:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return "missing"
-    try:
-        return _sha(text) if letter else _sha(behaviour(text))
-    except SyntaxError:
-        return _sha(text)
 
 
 @dataclass
@@ -335,12 +279,16 @@ def _innermost(log: str) -> tuple[str, int] | None:
 
 
 class Build:
-    """One build's lessons: their runs (cached or executed), their workers, their block caches."""
+    """One build's lessons: their runs, cached or executed, scheduled in parallel; their workers; the
+    bindings evaluated in them. What it keeps is in its store (coursekit.core.store), the page blocks
+    it runs in `blocks` (coursekit.core.blocks)."""
 
     def __init__(self, root: Path, cache: Path | None = None, planner=None) -> None:
         self.root = Path(root)
         self.planner = planner  # (root, lesson) -> PagePlan | None: what the lesson's page will ask
         self.cache = cache or self.root / ".cache/coursekit"
+        self.store = store.Store(self.cache)
+        self.blocks = blocks.PageBlocks(self)
         self.lessons = find_lessons(self.root)
         self.versions = versions()
         self._runs: dict[str, Future] = {}
@@ -349,24 +297,6 @@ class Build:
         self._lock = threading.Lock()
         self.executed_seconds = 0.0
         self.reruns = 0
-        self._key: bytes | None = None  # the cache's sealing key, read on first use
-        self._key_lock = threading.Lock()
-        self._in_use: set[str] = set()  # run keys this build uses: never pruned under it
-        self._blocks: dict[tuple[str, str], dict[str, tuple[str, str, str]]] = {}  # (lesson id, page) -> chain -> (previous, code, where)
-        self.page_deps: dict[str, tuple[str, dict[str, str]]] = {}  # page -> (lesson id, the files its blocks read: their hashes)
-
-    @functools.cached_property
-    def tooling(self) -> str:
-        """The kit's files, its code as it behaves (comments aside): page blocks are kept under them
-        (a block may import the kit, and the kit's example lesson is read by one). Read when a
-        block is first looked up, so a build whose pages all come from the page cache never reads it;
-        each file is read again only when its stamp says it may have changed (a serve rebuild)."""
-        from coursekit import KIT as kit
-        from coursekit.core.lexicon import GLOSSARY
-
-        files = [p for p in sorted(kit.rglob("*")) if p.is_file() and "__pycache__" not in p.parts]
-        return _sha(*(f"{p.relative_to(kit).as_posix()}\0" + _kit_file(p) for p in files),
-                    "glossary\0" + _kit_file(GLOSSARY))  # the course's words: what proposals read
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, lesson_ids=None) -> None:
@@ -397,9 +327,6 @@ class Build:
             return self._runs[lesson_id]
 
     # ---- the run cache: a few runs per lesson, each valid while the files it read are unchanged ----
-    def _runs_of(self, lesson: Lesson) -> Path:
-        return self.cache / "runs" / (lesson.package or SITE)
-
     def _own_files(self, lesson: Lesson) -> list[str]:
         if not lesson.package:
             return []
@@ -407,53 +334,22 @@ class Build:
 
     def _cached(self, lesson: Lesson) -> Run | None:
         """The lesson's most recently used recorded run whose files all read as they did then."""
-        for path in newest_first(self._runs_of(lesson).glob("*.json")):
-            record = self.read(path)
+        for path in self.store.runs(lesson.package or SITE):
+            record = self.store.read(path)
             if record.get("format") != FORMAT or record.get("versions") != self.versions:
                 continue
             if record.get("experiments") != [list(e) for e in lesson.experiments]:
                 continue
-            if any(file_hash(self.root, rel, lesson) != h for rel, h in record["deps"].items()):
+            if any(digests.file_hash(self.root, rel, lesson) != h for rel, h in record["deps"].items()):
                 continue
-            os.utime(path)  # used: the last to be pruned
+            self.store.use(path)
             return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
         return None
-
-    def _record(self, lesson: Lesson, record: dict) -> None:
-        """Keep a new run; drop this lesson's runs beyond HISTORY, then, while the cache is over
-        CACHE_BYTES, the least recently used runs of any lesson; each with its evaluations and blocks."""
-        self.write(self._runs_of(lesson) / f"{record['key']}.json", record)
-        with self._lock:
-            self._in_use.add(record["key"])
-            gone = newest_first(self._runs_of(lesson).glob("*.json"))[HISTORY:]
-            gone += [p for p in (self.cache / "runs").glob("*.json")]  # the one-record-a-lesson layout of FORMAT 4
-            for path in gone:
-                self._forget(path)
-            records = newest_first((self.cache / "runs").glob("*/*.json"))
-            total = sum(_bytes(p) for p in self.cache.rglob("*") if p.is_file())
-            for path in reversed(records):  # oldest first
-                if total <= CACHE_BYTES:
-                    break
-                if path.stem not in self._in_use:
-                    total -= self._forget(path)
-
-    def _forget(self, record: Path) -> int:
-        """Delete a recorded run with what was kept under its key; the bytes freed."""
-        key = record.stem
-        doomed = [record, self.cache / "evals" / f"{key}.json", *(self.cache / "blocks").glob(f"{key}-*/*.json")]
-        freed = sum(_bytes(p) for p in doomed)
-        for path in doomed:
-            path.unlink(missing_ok=True)
-        for folder in (self.cache / "blocks").glob(f"{key}-*"):
-            shutil.rmtree(folder, ignore_errors=True)
-        return freed
 
     def _run(self, lesson_id: str) -> Run:
         lesson = self.lesson(lesson_id)
         cached = self._cached(lesson)
         if cached is not None:
-            with self._lock:
-                self._in_use.add(cached.key)
             return cached  # its files were scanned for typed numbers when it was recorded
         fixed = self._fixed_print_numbers(lesson)  # about 25 ms a lesson: only when the lesson runs
         if fixed is not None:
@@ -474,11 +370,11 @@ class Build:
                 break
             files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
             deps.update(answer["deps"])
-        dep_hashes = {rel: file_hash(self.root, rel, lesson) for rel in sorted(deps)}
-        key = _sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT))
+        dep_hashes = {rel: digests.file_hash(self.root, rel, lesson) for rel in sorted(deps)}
+        key = digests.sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT))
         run = Run(lesson, key, files, error, executed=True, seconds=time.perf_counter() - start)
         if error is None:
-            self._record(lesson, {
+            self.store.record(lesson.package or SITE, key, {
                 "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments,
                 "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
             if worker is not None:
@@ -538,45 +434,13 @@ class Build:
                 answer = self.execute(run.lesson.id, plan.page, previous, code, where, worker=worker, run=run)
                 if "error" in answer:
                     break  # the page reports it, at its line
-                previous = chain(previous, code)
+                previous = digests.chain(previous, code)
         except LessonError:
             pass  # the page asks again and reports it
 
-    # ---- the cache: only the build writes it, and what it reads is verified ----------------------
-    # Each record's first line seals the rest: an HMAC, under a key kept in the cache folder, of the
-    # record's place in the cache and its text. Lesson code can neither read that folder nor start a
-    # process that could (coursekit.core.worker), so a record it (or anything else) rewrote, moved or cut
-    # short does not verify and is run again, never shown.
-    def _seal(self, path: Path, body: str) -> str:
-        with self._key_lock:
-            if self._key is None:
-                self._key = _seal_key(self.cache)
-        place = path.relative_to(self.cache).as_posix()
-        return hmac.new(self._key, f"{place}\0{body}".encode(), hashlib.sha256).hexdigest()
-
-    def write(self, path: Path, data: dict) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        body = json.dumps(data, ensure_ascii=False, sort_keys=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(f"{self._seal(path, body)}\n{body}", encoding="utf-8")
-        tmp.replace(path)
-
-    def read(self, path: Path) -> dict:
-        """A record the build wrote, or {} when there is none or it does not verify."""
-        try:
-            seal, _, body = path.read_text(encoding="utf-8").partition("\n")
-        except (OSError, ValueError):
-            return {}
-        if not hmac.compare_digest(seal.encode(), self._seal(path, body).encode()):  # any text, not only hex
-            return {}
-        try:
-            data = json.loads(body)
-        except ValueError:
-            return {}
-        return data if isinstance(data, dict) else {}
-
     # ---- a live worker that has run the lesson --------------------------------------------------
-    def _worker(self, lesson_id: str) -> Worker:
+    def worker(self, lesson_id: str) -> Worker:
+        """The lesson's live worker that has run it; a new one runs it again (`reruns`)."""
         run = self.run(lesson_id)
         if run.error:
             raise run.error
@@ -608,84 +472,33 @@ class Build:
         if run.error:
             raise run.error
         path = self.cache / "evals" / f"{run.key}.json"
-        known = self.read(path)
+        known = self.store.read(path)
         missing = sorted({e for e in exprs if e not in known})
         if missing:
-            answer = (worker or self._worker(lesson_id)).ask(("eval", missing), "计算绑定的表达式")
+            answer = (worker or self.worker(lesson_id)).ask(("eval", missing), "计算绑定的表达式")
             known.update(zip(missing, answer["values"]))
-            self.write(path, known)
+            self.store.write(path, known)
         return [known[e] for e in exprs]
 
-    def candidates(self, lesson_id: str, queries: list[tuple]) -> list[tuple[list[str], tuple[str, list[str]]]]:
-        """For each query (authoring._query: written numbers, names and term stems nearby, whether they
-        count things): (the lesson's expressions that agree, best first; ('', []) when the first is
-        sure, else why not and the tied candidates: coursekit.core.candidates.decide)."""
-        if not queries:
-            return []
+    def apply(self, lesson_id: str, function, argument):
+        """`function(namespace, origin, argument)` run in the lesson's worker, over its values (the names
+        its experiments defined; origin: each name's first experiment file, by its place in
+        EXPERIMENTS): a function of the kit, importable by its module's name, and an argument and an
+        answer that pickle (coursekit.core.candidates.answers, for the proposer). Not cached."""
         run = self.run(lesson_id)
         if run.error:
             raise run.error
-        answer = self._worker(lesson_id).ask(("candidates", queries), "找绑定的候选")
-        return [(found, tuple(why)) for found, why in answer["answers"]]
+        return self.worker(lesson_id).ask(("apply", function, argument), "在本讲的值上计算")["value"]
 
     def execute(self, lesson_id: str, page: str, previous: str, code: str, where: str,
                 worker: Worker | None = None, run: Run | None = None) -> dict:
-        """Run a page block after the page's earlier blocks (`previous`: their chain); {'output': …}
-        or {'error': …}. Kept under the run, the kit and the chain, valid while every file of tinylm
-        and lessons the worker had imported or read by then reads as it did."""
-        run = run or self.run(lesson_id)
-        if run.error:
-            raise run.error
-        here = chain(previous, code)
-        with self._lock:
-            self._blocks.setdefault((lesson_id, page), {})[here] = (previous, code, where)
-        path = self.cache / "blocks" / f"{run.key}-{self.tooling}" / f"{here}.json"
-        known = self.read(path)
-        if isinstance(known.get("answer"), dict) and isinstance(known.get("deps"), dict) \
-                and self.unchanged(lesson_id, known["deps"]):
-            self._note_deps(page, lesson_id, known["deps"])
-            return known["answer"]
-        worker = worker or self._worker(lesson_id)
-        answer = self._catch_up(worker, lesson_id, page, previous)
-        if answer is None:
-            answer = worker.ask(("exec", code, where, page), f"运行 {where} 的代码块")
-        deps = {rel: file_hash(self.root, rel, run.lesson) for rel in answer.pop("deps", [])}
-        if "error" not in answer:
-            worker.played[page] = here
-            self.write(path, {"answer": answer, "deps": deps})
-            self._note_deps(page, lesson_id, deps)
-        return answer
-
-    def _catch_up(self, worker: Worker, lesson_id: str, page: str, previous: str) -> dict | None:
-        """Have the worker run the page's earlier blocks first when it has not (they came from the
-        cache, or another worker ran them): a block may use what they defined. An error of theirs
-        is the answer; None when the worker is ready."""
-        if worker.played.get(page, "") == previous:
-            return None
-        with self._lock:
-            known = dict(self._blocks.get((lesson_id, page), {}))
-        earlier = []
-        while previous and previous in known:
-            previous, code, where = known[previous]
-            earlier.append((code, where))
-        if previous:  # an earlier block this build never saw: run as asked (as before)
-            return None
-        worker.ask(("forget", page), "重新开始这一页的代码块")
-        for code, where in reversed(earlier):
-            answer = worker.ask(("exec", code, where, page), f"运行 {where} 的代码块")
-            if "error" in answer:
-                return answer
-        return None
+        """A page block run after the page's earlier blocks (coursekit.core.blocks.PageBlocks.execute)."""
+        return self.blocks.execute(lesson_id, page, previous, code, where, worker, run)
 
     def unchanged(self, lesson_id: str, deps: dict) -> bool:
         """Every file in `deps` (path -> hash) reads as it did."""
         lesson = self.lesson(lesson_id)
-        return all(isinstance(h, str) and file_hash(self.root, rel, lesson) == h for rel, h in deps.items())
-
-    def _note_deps(self, page: str, lesson_id: str, deps: dict) -> None:
-        with self._lock:
-            _, before = self.page_deps.get(page, (lesson_id, {}))
-            self.page_deps[page] = (lesson_id, {**before, **deps})
+        return all(isinstance(h, str) and digests.file_hash(self.root, rel, lesson) == h for rel, h in deps.items())
 
     def close(self) -> None:
         with self._lock:
@@ -695,50 +508,6 @@ class Build:
         self._pool.shutdown(wait=True, cancel_futures=True)  # a run still going ends (its worker is gone) before the tree may go
 
 
-def newest_first(paths) -> list[Path]:
-    stamped = []
-    for path in paths:
-        try:
-            stamped.append((path.stat().st_mtime_ns, path.name, path))
-        except OSError:  # pruned meanwhile
-            pass
-    return [p for *_, p in sorted(stamped, reverse=True)]
-
-
-def _bytes(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _seal_key(cache: Path) -> bytes:
-    """The cache's sealing key, made on first use (readable by its owner only)."""
-    path = cache / "seal.key"
-    try:
-        key = path.read_bytes()
-        if len(key) == 32:
-            return key
-    except OSError:
-        pass
-    cache.mkdir(parents=True, exist_ok=True)
-    key = os.urandom(32)
-    tmp = cache / f"seal.key.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(key)
-    try:  # the first of two builds starting at once wins; the other uses its key
-        os.link(tmp, path)
-    except FileExistsError:
-        if len(theirs := path.read_bytes()) == 32:
-            key = theirs
-        else:  # not a key: replaced
-            os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return key
-
-
 def _lesson_error(info: dict, what: str, file: str | None = None) -> LessonError:
     """A failing assert says what it checked (its message, or its source: coursekit.core.worker);
     any other exception its type and message."""
@@ -746,10 +515,6 @@ def _lesson_error(info: dict, what: str, file: str | None = None) -> LessonError
     if info["type"] == "AssertionError":
         return LessonError(f"核对失败{'：' + info['message'] if info['message'] else ''}", where, file=file)
     return LessonError(f"{what}：{info['type']}{': ' + info['message'] if info['message'] else ''}", where, file=file)
-
-
-def chain(previous: str, code: str) -> str:
-    return _sha(previous, code)
 
 
 @dataclass

@@ -167,7 +167,7 @@ def write(build, root: Path, folder: Path, lesson_id: str, made: str | None = No
     lesson = build.lessons[lesson_id]
     run, made = build.run(lesson_id), made or maker()
     target, record = folder / uri(lesson), build.cache / "notebooks" / f"{lesson.number}.json"
-    if run.error is None and target.is_file() and build.read(record).get("key") == [run.key, made]:
+    if run.error is None and target.is_file() and build.store.read(record).get("key") == [run.key, made]:
         return None  # made from this run already, by this build or an earlier one
     nb, message = build_notebook(run, root), None
     if run.error:
@@ -181,7 +181,7 @@ def write(build, root: Path, folder: Path, lesson_id: str, made: str | None = No
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(target)
     if run.error is None:
-        build.write(record, {"key": [run.key, made]})
+        build.store.write(record, {"key": [run.key, made]})
     else:
         record.unlink(missing_ok=True)
     return message

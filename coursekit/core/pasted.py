@@ -92,71 +92,83 @@ class _Reader:
 def _names(node: ast.AST) -> tuple[set[str], set[str], set[str]]:
     """(read, bound, called) by the node when it runs, not counting the bodies of the functions and
     classes it defines (a class body runs now: its reads count, minus what it binds itself)."""
-    reads, binds, calls = set(), set(), set()
+    found = _Names()
+    found.walk(node)
+    return found.reads, found.binds, found.calls
 
-    def walk(n: ast.AST, local: frozenset[str] = frozenset()) -> None:
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            args = n.args
-            for d in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
-                walk(d, local)
-            if not isinstance(n, ast.Lambda):
-                for d in n.decorator_list:
-                    walk(d, local)
-                for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
-                    if a is not None and a.annotation is not None:
-                        walk(a.annotation, local)
-                if n.returns is not None:
-                    walk(n.returns, local)
-                binds.add(n.name)
+
+class _Names:
+    """What a walk over a node finds it reads, binds and calls (`_names`); each kind of node that
+    scopes or binds names has its own rule (RULES), any other node is walked through."""
+
+    def __init__(self) -> None:
+        self.reads: set[str] = set()
+        self.binds: set[str] = set()
+        self.calls: set[str] = set()
+
+    def walk(self, n: ast.AST, local: frozenset[str] = frozenset()) -> None:
+        RULES.get(type(n), _Names._through)(self, n, local)
+
+    def _function(self, n: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, local: frozenset[str]) -> None:
+        """Defining a function reads its defaults (and a def its decorators and annotations) and binds its name."""
+        args = n.args
+        for d in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
+            self.walk(d, local)
+        if isinstance(n, ast.Lambda):
             return
-        if isinstance(n, ast.ClassDef):
-            for d in [*n.decorator_list, *n.bases, *(k.value for k in n.keywords)]:
-                walk(d, local)
-            inner_reads, inner_binds, inner_calls = set(), set(), set()
-            for s in n.body:
-                r, b, c = _names(s)
-                inner_reads |= r - inner_binds
-                inner_binds |= b
-                inner_calls |= c
-            reads.update(inner_reads - local)
-            calls.update(inner_calls)
-            binds.add(n.name)
-            return
-        if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            targets = frozenset(t.id for g in n.generators for t in ast.walk(g.target) if isinstance(t, ast.Name))
-            walk(n.generators[0].iter, local)  # evaluated outside the comprehension's scope
-            inner = local | targets
-            for g in n.generators:
-                if g is not n.generators[0]:
-                    walk(g.iter, inner)
-                for cond in g.ifs:
-                    walk(cond, inner)
-            for e in ([n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]):
-                walk(e, inner)
-            return
-        if isinstance(n, (ast.Import, ast.ImportFrom)):
-            for a in n.names:
-                if a.name != "*":
-                    binds.add(a.asname or a.name.split(".")[0])
-            return
-        if isinstance(n, ast.Name):
-            if isinstance(n.ctx, ast.Load):
-                if n.id not in local:
-                    reads.add(n.id)
-            else:
-                binds.add(n.id)
-            return
+        annotations = [a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+                       if a is not None and a.annotation is not None]
+        for d in [*n.decorator_list, *annotations, *([n.returns] if n.returns is not None else [])]:
+            self.walk(d, local)
+        self.binds.add(n.name)
+
+    def _class(self, n: ast.ClassDef, local: frozenset[str]) -> None:
+        for d in [*n.decorator_list, *n.bases, *(k.value for k in n.keywords)]:
+            self.walk(d, local)
+        inner_reads, inner_binds = set(), set()
+        for s in n.body:
+            r, b, c = _names(s)
+            inner_reads |= r - inner_binds
+            inner_binds |= b
+            self.calls |= c
+        self.reads.update(inner_reads - local)
+        self.binds.add(n.name)
+
+    def _comprehension(self, n: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, local: frozenset[str]) -> None:
+        targets = frozenset(t.id for g in n.generators for t in ast.walk(g.target) if isinstance(t, ast.Name))
+        self.walk(n.generators[0].iter, local)  # evaluated outside the comprehension's scope
+        inner = local | targets
+        for g in n.generators:
+            for e in ([g.iter] if g is not n.generators[0] else []) + g.ifs:
+                self.walk(e, inner)
+        for e in ([n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]):
+            self.walk(e, inner)
+
+    def _import(self, n: ast.Import | ast.ImportFrom, local: frozenset[str]) -> None:
+        self.binds.update(a.asname or a.name.split(".")[0] for a in n.names if a.name != "*")
+
+    def _name(self, n: ast.Name, local: frozenset[str]) -> None:
+        if not isinstance(n.ctx, ast.Load):
+            self.binds.add(n.id)
+        elif n.id not in local:
+            self.reads.add(n.id)
+
+    def _through(self, n: ast.AST, local: frozenset[str]) -> None:
         if isinstance(n, ast.ExceptHandler) and n.name:
-            binds.add(n.name)
+            self.binds.add(n.name)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
-            calls.add(n.func.id)
+            self.calls.add(n.func.id)
         if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-            reads.add(n.target.id)  # x += 1 reads x first
+            self.reads.add(n.target.id)  # x += 1 reads x first
         for child in ast.iter_child_nodes(n):
-            walk(child, local)
+            self.walk(child, local)
 
-    walk(node)
-    return reads, binds, calls
+
+RULES = {
+    ast.FunctionDef: _Names._function, ast.AsyncFunctionDef: _Names._function, ast.Lambda: _Names._function,
+    ast.ClassDef: _Names._class, ast.Import: _Names._import, ast.ImportFrom: _Names._import, ast.Name: _Names._name,
+    **dict.fromkeys((ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp), _Names._comprehension),
+}
 
 
 def _function(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, path: str) -> _Function:
@@ -210,62 +222,75 @@ def _top_bindings(source: str) -> dict[str, list[int]]:
 def missing(listings: list[Listing], sources: dict[str, str]) -> list[Missing]:
     """What each block, pasted after the ones before it, reads that no shown code has bound; each
     name once, at the first block that needs it. `sources`: the whole text of each shown file."""
-    bindings = {path: _top_bindings(text) for path, text in sources.items()}
-    shown = [(lst.line, p.path, p.first, p.last) for lst in listings for p in lst.parts]
-    reader, out, told = _Reader(), [], set()
-
-    def report(lst: Listing, path: str, needs: dict[str, str]) -> None:
-        for name, via in sorted(needs.items()):
-            origin = reader.functions[via].path if via else path
-            lines = bindings.get(origin, {}).get(name)
-            if not lines or name in told:
-                continue
-            seen = [ln for ln in lines if any(p == origin and a <= ln <= b and at <= lst.line
-                                              for at, p, a, b in shown)]
-            if seen:
-                continue  # bound where it was shown: the pasted code's own order, not a missing line
-            later = sorted(at for ln in lines for at, p, a, b in shown if p == origin and a <= ln <= b)
-            told.add(name)
-            out.append(Missing(lst, name, origin, lines[0], later[0] if later else None, via))
-
-    def run(lst: Listing, path: str, stmts: list[ast.stmt]) -> None:
-        for s in stmts:
-            if isinstance(s, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)):
-                head = [getattr(s, k) for k in ("test", "iter", "target") if getattr(s, k, None) is not None]
-                head += [i for i in getattr(s, "items", [])]
-                reads, binds, calls = set(), set(), set()
-                for h in head:
-                    r, b, c = _names(h)
-                    reads |= r
-                    binds |= b
-                    calls |= c
-                report(lst, path, reader.needs(reads, calls))
-                reader.bound |= binds
-                for body in ("body", "orelse", "finalbody"):
-                    run(lst, path, getattr(s, body, []) or [])
-                for h in getattr(s, "handlers", []) or []:
-                    if h.type is not None:
-                        r, _, c = _names(h.type)
-                        report(lst, path, reader.needs(r, c))
-                    if h.name:
-                        reader.bound.add(h.name)
-                    run(lst, path, h.body)
-                continue
-            reads, binds, calls = _names(s)
-            report(lst, path, reader.needs(reads, calls))
-            for n in binds:
-                reader.functions.pop(n, None)
-            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                reader.functions[s.name] = _function(s, path)
-            if isinstance(s, ast.ClassDef):  # calling a class runs its methods (at least __init__)
-                methods = [_function(m, path) for m in s.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
-                reader.functions[s.name] = _Function(path, set().union(*(m.reads for m in methods)),
-                                                     set().union(*(m.calls for m in methods)))
-            reader.bound |= binds
-
+    paste = _Paste({path: _top_bindings(text) for path, text in sources.items()},
+                   [(lst.line, p.path, p.first, p.last) for lst in listings for p in lst.parts])
     for lst in listings:
         for part in lst.parts:
             stmts = _statements(part.code)
             if stmts is not None:
-                run(lst, part.path, stmts)
-    return out
+                paste.run(lst, part.path, stmts)
+    return paste.out
+
+
+COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)  # statements with bodies
+
+
+@dataclass
+class _Paste:
+    """The reader's paste so far (`missing`): the session, and what it has reported."""
+
+    bindings: dict[str, dict[str, list[int]]]  # file -> name -> the lines binding it at its top level
+    shown: list[tuple[int, str, int, int]]  # (page line, file, first, last) of every part shown
+    reader: _Reader = field(default_factory=_Reader)
+    out: list[Missing] = field(default_factory=list)
+    told: set[str] = field(default_factory=set)
+
+    def report(self, lst: Listing, path: str, needs: dict[str, str]) -> None:
+        for name, via in sorted(needs.items()):
+            origin = self.reader.functions[via].path if via else path
+            lines = self.bindings.get(origin, {}).get(name)
+            if not lines or name in self.told or self._seen(lst, origin, lines):
+                continue  # bound where it was shown: the pasted code's own order, not a missing line
+            later = sorted(at for ln in lines for at, p, a, b in self.shown if p == origin and a <= ln <= b)
+            self.told.add(name)
+            self.out.append(Missing(lst, name, origin, lines[0], later[0] if later else None, via))
+
+    def _seen(self, lst: Listing, origin: str, lines: list[int]) -> bool:
+        return any(p == origin and a <= ln <= b and at <= lst.line for ln in lines for at, p, a, b in self.shown)
+
+    def run(self, lst: Listing, path: str, stmts: list[ast.stmt]) -> None:
+        for s in stmts:
+            if isinstance(s, COMPOUND):
+                self._compound(lst, path, s)
+                continue
+            reads, binds, calls = _names(s)
+            self.report(lst, path, self.reader.needs(reads, calls))
+            for n in binds:
+                self.reader.functions.pop(n, None)
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.reader.functions[s.name] = _function(s, path)
+            if isinstance(s, ast.ClassDef):  # calling a class runs its methods (at least __init__)
+                methods = [_function(m, path) for m in s.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                self.reader.functions[s.name] = _Function(path, set().union(*(m.reads for m in methods)),
+                                                          set().union(*(m.calls for m in methods)))
+            self.reader.bound |= binds
+
+    def _compound(self, lst: Listing, path: str, s: ast.stmt) -> None:
+        """A statement with bodies: its head (test, iterable, target, with items) runs first, then
+        each body in turn, as if it ran through all of them."""
+        head = [getattr(s, k) for k in ("test", "iter", "target") if getattr(s, k, None) is not None]
+        reads, binds, calls = set(), set(), set()
+        for h in head + list(getattr(s, "items", [])):
+            r, b, c = _names(h)
+            reads, binds, calls = reads | r, binds | b, calls | c
+        self.report(lst, path, self.reader.needs(reads, calls))
+        self.reader.bound |= binds
+        for body in ("body", "orelse", "finalbody"):
+            self.run(lst, path, getattr(s, body, []) or [])
+        for h in getattr(s, "handlers", []) or []:
+            if h.type is not None:
+                r, _, c = _names(h.type)
+                self.report(lst, path, self.reader.needs(r, c))
+            if h.name:
+                self.reader.bound.add(h.name)
+            self.run(lst, path, h.body)

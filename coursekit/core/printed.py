@@ -205,52 +205,66 @@ def _call(node: ast.Call) -> list[_Piece]:
 
 def _render(node: ast.AST, nested: bool = False) -> list[_Piece]:
     """What `node` prints as: text and literals as written, computed values as placeholders.
-    `nested`: inside a container, where text prints with its quotes."""
+    `nested`: inside a container, where text prints with its quotes. One rule per kind of node
+    (_RENDERS); any other node is computed."""
+    rule = _RENDERS.get(type(node))
+    return rule(node, nested) if rule is not None else _computed(node)
+
+
+def _constant(node: ast.Constant, nested: bool) -> list[_Piece]:
     if _is_text(node):
         return [_Piece(repr(node.value) if nested else node.value, node.lineno, True, node)]
     if _is_number(node):
         return [_Piece(str(node.value), node.lineno, True)]
-    if isinstance(node, ast.Constant):
-        return [_Piece(str(node.value), node.lineno, False)]  # True, None, b"...", Ellipsis
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and _is_number(node.operand):
+    return [_Piece(str(node.value), node.lineno, False)]  # True, None, b"...", Ellipsis
+
+
+def _signed(node: ast.UnaryOp, nested: bool) -> list[_Piece]:
+    if isinstance(node.op, (ast.USub, ast.UAdd)) and _is_number(node.operand):
         sign = "-" if isinstance(node.op, ast.USub) else ""
         return [_Piece(sign + str(node.operand.value), node.lineno, True)]
-    if isinstance(node, ast.JoinedStr):
-        return _joined(node)
-    if isinstance(node, ast.FormattedValue):
-        return _render(node.value)
-    if isinstance(node, ast.BinOp):
-        if isinstance(node.op, ast.Mod) and _is_text(node.left):
-            args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
-            kwargs = ({k.value: v for k, v in zip(node.right.keys, node.right.values) if k is not None and _is_text(k)}
-                      if isinstance(node.right, ast.Dict) else {})
-            return _fill(node.left.value, node.left.lineno, _PERCENT, args, kwargs)
-        if isinstance(node.op, ast.Add) and (_stringy(node.left) or _stringy(node.right)):
-            return _render(node.left) + _render(node.right)
-        if _literal(node):  # arithmetic on typed numbers only: 2 / 3, 0.5 * 2
-            return _render(node.left, nested) + [_Piece(_OPS.get(type(node.op), " ? "), node.lineno, True)] \
-                + _render(node.right, nested)
-        return _computed(node)
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        opening, closing = {ast.List: "[]", ast.Tuple: "()", ast.Set: "{}"}[type(node)]
-        pieces = [_Piece(opening, node.lineno, False)]
-        for i, item in enumerate(node.elts):
-            pieces += ([_Piece(", ", node.lineno, False)] if i else []) + _render(item, nested=True)
-        if isinstance(node, ast.Tuple) and len(node.elts) == 1:
-            pieces.append(_Piece(",", node.lineno, False))
-        return pieces + [_Piece(closing, node.end_lineno or node.lineno, False)]
-    if isinstance(node, ast.Dict):
-        pieces = [_Piece("{", node.lineno, False)]
-        for i, (key, value) in enumerate(zip(node.keys, node.values)):
-            pieces += [_Piece(", ", node.lineno, False)] if i else []
-            pieces += (_render(key, nested=True) + [_Piece(": ", node.lineno, False)]) if key is not None else []
-            pieces += _render(value, nested=True)
-        return pieces + [_Piece("}", node.end_lineno or node.lineno, False)]
-    if isinstance(node, ast.Starred):
-        return _render(node.value, nested)
-    if isinstance(node, ast.Call):
-        return _call(node)
     return _computed(node)
+
+
+def _operation(node: ast.BinOp, nested: bool) -> list[_Piece]:
+    if isinstance(node.op, ast.Mod) and _is_text(node.left):
+        args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        kwargs = ({k.value: v for k, v in zip(node.right.keys, node.right.values) if k is not None and _is_text(k)}
+                  if isinstance(node.right, ast.Dict) else {})
+        return _fill(node.left.value, node.left.lineno, _PERCENT, args, kwargs)
+    if isinstance(node.op, ast.Add) and (_stringy(node.left) or _stringy(node.right)):
+        return _render(node.left) + _render(node.right)
+    if _literal(node):  # arithmetic on typed numbers only: 2 / 3, 0.5 * 2
+        return _render(node.left, nested) + [_Piece(_OPS.get(type(node.op), " ? "), node.lineno, True)] \
+            + _render(node.right, nested)
+    return _computed(node)
+
+
+def _sequence(node: ast.List | ast.Tuple | ast.Set, nested: bool) -> list[_Piece]:
+    opening, closing = {ast.List: "[]", ast.Tuple: "()", ast.Set: "{}"}[type(node)]
+    pieces = [_Piece(opening, node.lineno, False)]
+    for i, item in enumerate(node.elts):
+        pieces += ([_Piece(", ", node.lineno, False)] if i else []) + _render(item, nested=True)
+    if isinstance(node, ast.Tuple) and len(node.elts) == 1:
+        pieces.append(_Piece(",", node.lineno, False))
+    return pieces + [_Piece(closing, node.end_lineno or node.lineno, False)]
+
+
+def _mapping(node: ast.Dict, nested: bool) -> list[_Piece]:
+    pieces = [_Piece("{", node.lineno, False)]
+    for i, (key, value) in enumerate(zip(node.keys, node.values)):
+        pieces += [_Piece(", ", node.lineno, False)] if i else []
+        pieces += (_render(key, nested=True) + [_Piece(": ", node.lineno, False)]) if key is not None else []
+        pieces += _render(value, nested=True)
+    return pieces + [_Piece("}", node.end_lineno or node.lineno, False)]
+
+
+_RENDERS = {
+    ast.Constant: _constant, ast.UnaryOp: _signed, ast.BinOp: _operation, ast.Dict: _mapping,
+    ast.List: _sequence, ast.Tuple: _sequence, ast.Set: _sequence,
+    ast.JoinedStr: lambda node, nested: _joined(node), ast.FormattedValue: lambda node, nested: _render(node.value),
+    ast.Starred: lambda node, nested: _render(node.value, nested), ast.Call: lambda node, nested: _call(node),
+}
 
 
 def _literal(node: ast.AST) -> bool:

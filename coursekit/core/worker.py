@@ -9,6 +9,8 @@ Requests come over a multiprocessing connection, answers go back the same way:
 
     ("run", name, title)  -> run one experiment file whole (lessons.runner.run_file)
     ("eval", [expr, ...]) -> each expression's value, flattened to numbers, in the lesson namespace
+    ("apply", function, argument) -> function(namespace, origin, argument), a function of the kit
+                             over the lesson's values (origin: name -> its first experiment file)
     ("exec", code, where) -> run a page block in the page's namespace, return what it printed
 
 Every answer is a dict; a failure is {"error": {...}} naming the file and line it happened at.
@@ -134,15 +136,9 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
     if op == "eval":
         scope = _namespace(runner, package)
         return {"values": [evaluate(expr, scope) for expr in request[1]]}
-    if op == "candidates":  # where unbound numbers may come from (coursekit.core.candidates)
-        from coursekit.core import candidates
-
-        scope = _namespace(runner, package)
-        origin: dict[str, int] = {}  # name -> the first experiment file that has it (its own or imported)
-        for i, (name, _) in enumerate(runner.experiments(package)):
-            for key in getattr(sys.modules.get(f"{package}.{name}"), "__dict__", {}):
-                origin.setdefault(key, i)
-        return {"answers": [candidates.answer(query, scope, origin) for query in request[1]]}
+    if op == "apply":  # the function came by reference (pickle imports its module here)
+        _, function, argument = request
+        return {"value": function(_namespace(runner, package), _origin(runner, package), argument)}
     if op == "forget":  # the page's blocks start over (engine.Build._catch_up)
         namespaces.pop(request[1], None)
         fingerprints.pop(request[1], None)
@@ -281,6 +277,15 @@ def _error(err: BaseException, root: str) -> dict:
 
 
 READ: set[str] = set()  # data files under lessons/ and tinylm/ the lesson's code read (a corpus, say)
+
+
+def _origin(runner, package: str) -> dict[str, int]:
+    """Name -> the first experiment file that has it (its own or imported), by its place in EXPERIMENTS."""
+    origin: dict[str, int] = {}
+    for i, (name, _) in enumerate(runner.experiments(package) if package else ()):
+        for key in getattr(sys.modules.get(f"{package}.{name}"), "__dict__", {}):
+            origin.setdefault(key, i)
+    return origin
 
 
 def _namespace(runner, package: str) -> dict:

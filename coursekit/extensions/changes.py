@@ -128,44 +128,51 @@ def markdown(changes: Changes | None, preview: str = "", full: str = "", most: i
         return "\n".join(head)
     if changes.empty:
         return "\n".join(head + ["没有：每一页的数、清单、输出和文字都与基准相同。", ""])
-    out = head
     moved = sum(len(c.numbers) for c in changes.pages)
     untouched = [c for c in changes.pages if not c.edited and (c.numbers or c.shown)]
-    out.append((f"- 数变了：{moved} 个，在 {sum(1 for c in changes.pages if c.numbers)} 页" if moved else "- 数变了：0 个")
-               + (f"；其中 {len(untouched)} 页这次没有改动，却显示了不同的数或输出" if untouched else ""))
-    if changes.added:
-        out.append("- 新增页面：" + "、".join(_link(p, url, preview) for p, url in changes.added))
-    if changes.removed:
-        out.append("- 删除页面：" + "、".join(_cell(p) for p in changes.removed))
-    edited = [c for c in changes.pages if c.edited]
-    if edited:
-        out.append("- 改动的页面：" + "、".join(_link(c.page, c.url, preview) for c in edited))
-    if retexted := _retexted(changes):
-        out.append("- 源文件没改、文字变了的页面（导航、引用的文件、上一讲下一讲之类）："
-                   + "、".join(_link(c.page, c.url, preview) for c in retexted))
-    if changes.reran:
-        out.append("- 重新运行的讲：" + "、".join(_cell(s) for s in changes.reran))
-    rows = 0
+    out = head + [(f"- 数变了：{moved} 个，在 {sum(1 for c in changes.pages if c.numbers)} 页" if moved else "- 数变了：0 个")
+                  + (f"；其中 {len(untouched)} 页这次没有改动，却显示了不同的数或输出" if untouched else "")]
+    out += _listed(changes, preview)
+    sections, rows = _sections(changes, preview, most)
+    out += sections
+    if rows < moved:
+        rest = f"还有 {moved - rows} 个变了的数没有列出"
+        out += ["", f"{rest}，见[完整报告]({full})。" if full else f"{rest}。"]
+    return "\n".join(out) + "\n"
+
+
+def _listed(changes: Changes, preview: str) -> list[str]:
+    """A line for each kind of page or lesson the change has any of: added, removed, edited, retexted, rerun."""
+    kinds = (
+        ("- 新增页面：", [_link(p, url, preview) for p, url in changes.added]),
+        ("- 删除页面：", [_cell(p) for p in changes.removed]),
+        ("- 改动的页面：", [_link(c.page, c.url, preview) for c in changes.pages if c.edited]),
+        ("- 源文件没改、文字变了的页面（导航、引用的文件、上一讲下一讲之类）：",
+         [_link(c.page, c.url, preview) for c in _retexted(changes)]),
+        ("- 重新运行的讲：", [_cell(s) for s in changes.reran]),
+    )
+    return [label + "、".join(items) for label, items in kinds if items]
+
+
+def _sections(changes: Changes, preview: str, most: int) -> tuple[list[str], int]:
+    """A section for each page with changed numbers (at most `most` rows in all), or with changed
+    listings or outputs it did not edit; and how many number rows they hold."""
+    out, rows = [], 0
     for c in changes.pages:
         if not (c.numbers or (c.shown and not c.edited)):
             continue
         mark = "（这次没有改动这一页）" if not c.edited else ""
         out += ["", f"### {_link(c.page, c.url, preview)}{mark}", ""]
         if c.numbers:
+            listed = c.numbers[: max(0, most - rows)]
             out += ["| 行 | 正文写 | 原来现算 | 现在现算 | 表达式 |", "| ---: | --- | --- | --- | --- |"]
-            for old, new in c.numbers:
-                if rows >= most:
-                    break
-                out.append(f"| {int(new['line'])} | {_cell(new['written'])} | {_cell(old['live'])} | "
-                           f"{_cell(new['live'])} | {_cell(new['expr'])} |")
-                rows += 1
+            out += [f"| {int(new['line'])} | {_cell(new['written'])} | {_cell(old['live'])} | "
+                    f"{_cell(new['live'])} | {_cell(new['expr'])} |" for old, new in listed]
+            rows += len(listed)
         if c.shown and not c.edited:
             out += ["", "清单或输出变了：" + "、".join(_cell((n or o)["block"].split("\n")[0]) + f"（第 {int((n or o)['line'])} 行）"
                                             for o, n in c.shown)]
-    if rows < moved:
-        rest = f"还有 {moved - rows} 个变了的数没有列出"
-        out += ["", f"{rest}，见[完整报告]({full})。" if full else f"{rest}。"]
-    return "\n".join(out) + "\n"
+    return out, rows
 
 
 # --- the preview's _changes/ page ----------------------------------------------------------------

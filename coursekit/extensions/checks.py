@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,8 +24,8 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit.core import CourseError, engine, footer, guard, manifest, pasted, scan, shown, stamps, widgets
-from coursekit.extensions import authoring
+from coursekit.core import CourseError, engine, footer, guard, manifest, pasted, proposer, scan, shown, stamps, widgets
+from coursekit.extensions import facts
 
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
@@ -77,6 +78,7 @@ class PageState:
     broken: bool = False  # a block failed: later blocks of the page are not run (one cause, one error)
     shown: list[shown.Shown] = field(default_factory=list)  # what code put on the page (coursekit.core.shown)
     widget_values: dict = field(default_factory=dict)  # widget expressions, evaluated before the blocks (coursekit.core.widgets)
+    hint: Callable | None = None  # adds a proposal to each unbound number's message (coursekit.core.proposer.hint)
 
 
 class _Pages:
@@ -103,6 +105,10 @@ _pages = _Pages()
 
 
 class GuardPreprocessor(Preprocessor):
+    def __init__(self, md, hints: bool = True) -> None:
+        super().__init__(md)
+        self.hint = proposer.hint if hints else None
+
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
         root = engine.current.root or Path.cwd()
@@ -115,7 +121,7 @@ class GuardPreprocessor(Preprocessor):
             build, owns = engine.Build(root, planner=plan), True
         if lesson_id and build is not None and lesson_id not in build.lessons:
             lesson_id = None
-        state = PageState(path, root, lesson_id, build, owns)
+        state = PageState(path, root, lesson_id, build, owns, hint=self.hint)
         self.md.coursekit = state
         if lesson_id:
             try:
@@ -148,9 +154,7 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
     if exprs and state.broken:
         values = None  # the lesson's code failed: that is the one error, not every binding
     elif exprs:
-        if state.lesson_id is None:
-            from coursekit.extensions import facts  # a page of no lesson binds to the kit's own numbers
-
+        if state.lesson_id is None:  # a page of no lesson binds to the kit's own numbers
             values = dict(zip(exprs, facts.evaluate(exprs)))
         else:
             try:
@@ -160,8 +164,8 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
                 values = None
     if values is not None:
         state.bound += guard.bind(found, values)
-        if found.unbound and state.lesson_id is not None:
-            authoring.propose(state.build, state.root, state.lesson_id, found)  # 写 {=…} 绑定？
+        if found.unbound and state.lesson_id is not None and state.hint is not None:
+            state.hint(state.build, state.root, state.lesson_id, found)  # 写 {=…} 绑定？
         state.problems += found.problems
     if not strip:
         return text
@@ -424,12 +428,14 @@ def _footer(placeholder: str):
 class CourseExtension(Extension):
     def __init__(self, **kwargs) -> None:
         self.config = {"footer": [False, "add the reproducibility footer to lesson pages (builders without hooks)"],
+                       "hints": [True, "add to an unbound number's message the binding its lesson's values suggest "
+                                       "(coursekit.core.proposer.hint, searched in the lesson's worker)"],
                        "repository": ["", "the repository the footer's report link opens an issue in"]}
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md) -> None:  # Python-Markdown's name
         md.registerExtension(self)
-        md.preprocessors.register(GuardPreprocessor(md), "coursekit_guard", 33)  # before snippets (32)
+        md.preprocessors.register(GuardPreprocessor(md, self.getConfig("hints")), "coursekit_guard", 33)  # before snippets (32)
         repository = self.getConfig("repository") if self.getConfig("footer") else None
         md.treeprocessors.register(ReportTreeprocessor(md, repository), "coursekit_report", -100)
 

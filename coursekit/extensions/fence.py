@@ -21,7 +21,7 @@ import markdown_exec
 from markdown_exec import base_format
 from markupsafe import Markup
 
-from coursekit.core import engine, guard, printed, shown, widgets
+from coursekit.core import digests, engine, guard, printed, shown, widgets
 
 OURS = ("src", "file")
 # markdown-exec's validator fills `options` for base_format; a listing sets its `extra` (the title)
@@ -74,7 +74,7 @@ def _format(state, source, language, css_class, options, md, **kwargs):
             path, _, line = where.rpartition(":")
             return _failed(state, where, {"type": "", "message": printed.describe(printed.by_line(typed)[0]),
                                           "where": (path, int(line) + typed[0].line)}, "代码块没有运行", "drift")
-        previous, state.chain = state.chain, engine.chain(state.chain, code)
+        previous, state.chain = state.chain, digests.chain(state.chain, code)
         try:
             answer = state.build.execute(lesson_id, state.path, previous, code, where)
         except engine.LessonError as err:

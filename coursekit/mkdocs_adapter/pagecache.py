@@ -12,7 +12,7 @@ this kit can name, so they are kept in `.cache/coursekit`, sealed like every rec
   the conversion's configuration; the versions of the libraries that convert. Paths in the key are
   relative to the repository, so a copy of it elsewhere (another clone, a restored CI cache) with
   its `.cache/coursekit` converts nothing it need not. A page whose blocks
-  ran keeps the files of `tinylm` and `lessons` they had imported or read (`engine.Build.page_deps`),
+  ran keeps the files of `tinylm` and `lessons` they had imported or read (`coursekit.core.blocks.PageBlocks.page_deps`),
   and is restored only while those read as they did. Only a conversion without problems is kept,
   so a failing page is converted, and reported, every time.
 - A page's search entries are kept under a digest of exactly what the search plugin reads: the
@@ -46,7 +46,7 @@ from pathlib import Path
 
 from mkdocs.structure.toc import get_toc
 
-from coursekit.core import engine, stamps
+from coursekit.core import engine, stamps, store
 from coursekit import KIT
 from coursekit.extensions import checks
 from coursekit.mkdocs_adapter import incremental
@@ -147,7 +147,7 @@ class PageCache:
         """Give `page` a render that restores its kept conversion, or converts and keeps it."""
         key = self.key(page)
         path = self._path(page, key)
-        kept = self.build.read(path)
+        kept = self.build.store.read(path)
         convert = page.render
         shown = f"docs/{page.file.src_uri}"
 
@@ -184,11 +184,11 @@ class PageCache:
             except (TypeError, ValueError):
                 return  # not kept: restored, it would not be what render set
             links = {f.src_uri: v for f, v in (getattr(self_page, "links_to_anchors", None) or {}).items()}
-            self.build.write(path, {
+            self.build.store.write(path, {
                 "markdown": self_page.markdown if self_page.markdown != markdown else None, "meta": changed,
                 "content": self_page.content, "toc": _tokens(self_page.toc), "title": self_page._title_from_render,
                 "anchors": sorted(self_page.present_anchor_ids or ()), "links": links,
-                "record": engine.current.records.get(shown), "blocks": self.build.page_deps.get(shown)})
+                "record": engine.current.records.get(shown), "blocks": self.build.blocks.page_deps.get(shown)})
             _prune(path.parent)
 
         if kept.get("content") is not None and isinstance(kept.get("toc"), list) and isinstance(kept.get("meta"), dict) \
@@ -221,7 +221,7 @@ class PageCache:
                           json.dumps(_tokens(page.toc), ensure_ascii=False), page.url, str(page.title),
                           json.dumps(page.meta, ensure_ascii=False, sort_keys=True, default=str))
             path = self.build.cache / "search" / _slug(page.file.src_uri) / f"{digest}.json"
-            kept = self.build.read(path)
+            kept = self.build.store.read(path)
             if isinstance(kept.get("entries"), list):
                 index.entries.extend(dict(pairs) for pairs in kept["entries"])
                 _used(path)
@@ -229,7 +229,7 @@ class PageCache:
             before = len(index.entries)
             index_page(page)
             # as pairs: the record is written with sorted keys, the index keeps the plugin's order
-            self.build.write(path, {"entries": [list(e.items()) for e in index.entries[before:]]})
+            self.build.store.write(path, {"entries": [list(e.items()) for e in index.entries[before:]]})
             _prune(path.parent)
 
         index.add_entry_from_context = add_entry_from_context
@@ -256,5 +256,5 @@ def _used(path: Path) -> None:
 
 
 def _prune(folder: Path) -> None:
-    for old in engine.newest_first(folder.glob("*.json"))[KEEP:]:
+    for old in store.newest_first(folder.glob("*.json"))[KEEP:]:
         old.unlink(missing_ok=True)
