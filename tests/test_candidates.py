@@ -175,12 +175,13 @@ def test_a_product_line_multiplies_values_of_one_experiment_file():
              "x": torch.tensor([[1., 5.], [0., 6.], [1., 7.]])}  # x[:, 0] equals vectors[:, 0]
     line = ["0.5", "1", "0.25", "0", "0.25", "1"]
     found, (why, _) = candidates.answer(query(line), scope, {"ratios": 0, "vectors": 0, "x": 1})
-    assert found[0] == "torch.stack([ratios, vectors[:, 0]], 1)" and why == ""
+    # x[:, 0] equals vectors[:, 0]: the nearer code ranks it first, but nearness never makes two quantities one
+    assert found[0] == "torch.stack([ratios, vectors[:, 0]], 1)" and why == "tie"
     assert candidates.answer(query(line), scope, {})[1][0] == "tie"  # where the names come from unknown
     found, (why, _) = candidates.answer(query([*line, "0.75"]), {**scope, "summary": torch.tensor([0.75, 1.]),
                                                                    "other": torch.tensor([0.75, 9.])},
                                         {"ratios": 0, "vectors": 0, "summary": 0, "x": 1, "other": 1})
-    assert found[0] == "torch.stack([ratios, vectors[:, 0]], 1), summary[0]" and why == ""
+    assert found[0] == "torch.stack([ratios, vectors[:, 0]], 1), summary[0]" and why == "tie"  # x's column agrees too
 
 
 def test_a_product_lines_result_after_its_equals_sign_is_in_its_run_a_function_value_is_not():
@@ -280,11 +281,11 @@ def test_a_count_in_a_paragraph_counts_what_its_sure_proposals_bind():
     text = "假设三个位置分别带来二维向量 [1, 0]、[0, 2]、[1, 2]。\n"
     found = _proposals(text, scope, {"vectors": 0, "x": 1})
     assert found["1 0 0 2 1 2"] == ("vectors", "")
-    assert found["三"] == ("len(vectors)", "") and found["二"] == ("vectors.shape[1]", "")
+    assert found["三"] == ("len(vectors)", "") and found["二"] == ("vectors.shape[1]", "")  # its paragraph binds vectors
     alone = _proposals("假设三个位置分别带来二维向量。\n", scope, {"vectors": 0, "x": 1})
     assert alone["三"][1] == "tie"  # no binding in the paragraph: the rows of vectors or of x
     beside = _proposals("向量是 [1, 0]、[0, 2]、[1, 2]。\n\n三个位置各有一行。\n", scope, {"vectors": 0, "x": 1})
-    assert beside["三"] == ("len(vectors)", "")  # bound in the paragraph before
+    assert beside["三"] == ("len(vectors)", "tie")  # bound in the paragraph before: a hint, not the page naming it here
     both = _proposals("向量是 [1, 0]、[0, 1]、[1, 1]。\n\n三个位置各有 [1, 0]、[0, 2]、[1, 2]。\n", scope, {"vectors": 0, "x": 1})
     assert both["三"] == ("len(vectors)", "")  # its own paragraph's before the one beside it
 
@@ -318,7 +319,8 @@ def test_a_term_in_the_clause_just_before_a_number_is_nearer_than_its_paragraphs
     [q] = _queries("指数为 1.25，分到的比例也是 0.6001。\n")[1:]
     assert q.near["weight"] == candidates.CLAUSE and q.near["exp"] == 0  # 比例 only in its clause
     scope = {"exps": torch.tensor([0.6001, 2.0]), "weights": torch.tensor([0.6001, 0.3999])}
-    assert candidates.answer(q, scope, {}) == (["weights[0]", "exps[0]"], ("", []))
+    # 比例 in the clause ranks the weights first; the paragraph names the exponentials too: a tie, not a choice
+    assert candidates.answer(q, scope, {}) == (["weights[0]", "exps[0]"], ("tie", ["weights[0]", "exps[0]"]))
     [q] = _queries("按比例分配，指数为 0.6001。\n")
     assert "weight" not in q.near and candidates.answer(q, scope, {})[0][0] == "exps[0]"
 
@@ -472,7 +474,7 @@ def test_a_paragraph_with_sure_bindings_of_its_own_takes_no_names_from_beside_it
     scope = {"vectors": torch.tensor([[1., 0.], [0., 2.], [1., 2.]]), "x": torch.tensor([[1., 0.], [0., 1.], [1., 1.]]),
              "w": torch.tensor([[0.5, 0.25, 0.25], [0.25, 0.5, 0.25], [0.25, 0.25, 0.5]])}
     beside = "向量是 [1, 0]、[0, 2]、[1, 2]。\n\n后面两个位置各读一点。\n"
-    assert _proposals(beside, scope, {"vectors": 0, "x": 1, "w": 2})["两"] == ("vectors.shape[1]", "")
+    assert _proposals(beside, scope, {"vectors": 0, "x": 1, "w": 2})["两"] == ("vectors.shape[1]", "tie")  # x's too
     own = "向量是 [1, 0]、[0, 2]、[1, 2]。\n\n比例是 [0.25, 0.5, 0.25]，后面两个位置各读一点。\n"
     found = _proposals(own, scope, {"vectors": 0, "x": 1, "w": 2})
     assert found["0.25 0.5 0.25"] == ("w[1]", "") and found["两"][1] == "tie"  # not the vectors of the paragraph before
@@ -482,7 +484,8 @@ def test_a_vector_a_subscripted_name_is_changed_to_is_a_row_of_that_index():
     [q] = _queries("只把 q₂ 改成 [0, 0]，`change` 不变。\n")
     assert q.index == "2"
     scope = {"zero_q": torch.tensor([[1., 0.], [0., 1.], [0., 0.]]), "change": torch.tensor([[0., 0.], [0., 0.], [1., 1.]])}
-    assert candidates.answer(q, scope, {}) == (["zero_q[2]", "change[0]", "change[1]"], ("", []))
+    assert candidates.answer(q, scope, {}) == (["zero_q[2]", "change[0]", "change[1]"],  # the row named first,
+                                               ("tie", ["zero_q[2]", "change[0]", "change[1]"]))  # yet change's agree
     assert candidates.answer(replace(q, index=""), scope, {})[1][0] == "tie"  # rows 0 and 1 of change as near
 
 
@@ -543,13 +546,13 @@ def test_of_equal_values_the_one_a_paragraph_names_stands_for_them():
     assert candidates.answer(query(["0.3302", "0.6698"], near=near), scope, {})[0] == ["masked.weights[1]"]
 
 
-def test_one_number_of_a_name_its_paragraph_names_has_no_rival_the_paragraph_does_not_name():
+def test_one_number_of_a_name_its_paragraph_names_still_ties_with_another_name_that_agrees():
     mask = torch.tensor([[True, False], [True, True]])
     scope = {"mask": mask, "masked": SimpleNamespace(weights=torch.tensor([[1.0, 0.0], [0.3, 0.7]])),
              "cut_weights": torch.tensor([[0.6, 0.0], [0.4, 0.6]])}
     near = {"weight": candidates.CLAUSE}  # 分到的比例也是 0
     found, why = candidates.answer(query(["0"], names={"masked": 0}, near=near), scope, {})
-    assert found[0] == "masked.weights[~mask].unique()" and why == ("", [])
+    assert found[0] == "masked.weights[~mask].unique()" and why[0] == "tie"  # cut_weights' cell agrees, unnamed
     assert candidates.answer(query(["0"], names={"masked": 1}, near=near), scope, {})[1][0] == "tie"  # only shown nearby
     scope["cut_weights"] = torch.tensor([[0.6, 0.0], [0.3, 0.7]])  # a run: another name's same row still rivals
     assert candidates.answer(query(["0.3", "0.7"], names={"masked": 0}, near=near), scope, {})[1][0] == "tie"
@@ -678,4 +681,5 @@ def test_a_count_of_dao_counts_questions_and_a_subscripted_name_is_its_rows_tabl
     found = _proposals("题目从 192 道变成了 1344 道。\n", scope)
     assert found["192"] == ("len(inputs)", "") and found["1344"] == ("inputs.numel()", "")
     scope = {"zero_q2": torch.tensor([[1., 0.], [0., 1.], [0., 0.]]), "masked_change": torch.zeros(3, 2)}
-    assert _proposals("加上掩码，只把 q₂ 改成 [0, 0]。\n", scope)["0 0"] == ("zero_q2[2]", "")
+    # the row q₂ names first; 掩码 names masked_change, whose rows are [0, 0] too: a tie
+    assert _proposals("加上掩码，只把 q₂ 改成 [0, 0]。\n", scope)["0 0"] == ("zero_q2[2]", "tie")

@@ -185,3 +185,12 @@ def test_a_block_whose_formatting_raises_fails_the_page_instead_of_showing_its_s
         convert(site, "99-t.md", '正文。\n\n```python exec="1"\nprint("打印")\n```\n')
     [problem] = engine.current.problems["docs/lessons/99-t.md"]
     assert problem.line == 3 and "代码块没有运行" in problem.message and "AttributeError" in problem.message
+
+
+def test_an_example_mark_on_a_number_the_lesson_surely_computes_is_questioned(site):
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", "分母是 5.0562{示意}。\n")
+    [message] = [p.message for p in engine.current.problems["docs/lessons/99-t.md"]]
+    assert message.startswith("5.0562 标了 {示意}，可本讲的代码正好算出它：{=total}"), message
+    convert(site, "99-t.md", "比如等上 7.5 秒{示意}。\n")  # no value of the lesson: an example, as marked
+    assert not engine.current.problems.get("docs/lessons/99-t.md")

@@ -3,7 +3,9 @@ words in the course's glossary. A new term is a line of data; a bad line fails a
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +17,9 @@ from coursekit.core import lexicon
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = """
+import ast
 import json
+import re
 from coursekit.core import candidates, guard
 claims = [t.text for t in guard.scan_page("", "块 3 的输出和块 4 的输出。").tokens if t.claim]
 print(json.dumps({"claims": claims, "stems": sorted(candidates.stems("把块的输出拼起来"))}))
@@ -64,3 +68,44 @@ def test_the_three_lists_of_measure_words_are_one():
     measures = {m.word for m in words.measures}
     assert {m.word for m in words.measures if m.place} <= measures and set(words.axes()) <= measures
     assert "步" in measures and not next(m for m in words.measures if m.word == "步").place  # 第 120 步 states a quantity
+
+
+SENTENCE = re.compile(r"[，。：；、！？]|\{[=示]")  # a message's or a page's text, not a rule
+
+
+def _rule_strings(tree: ast.AST):
+    """The strings a kit module reads prose with: regex patterns, members of collections of words,
+    and strings tested with `in` (messages, docstrings, f-strings and page text are not rules)."""
+    for node in _rule_nodes(tree):
+        if isinstance(node.value, str) and not SENTENCE.search(node.value):
+            yield node
+
+
+def _rule_nodes(tree: ast.AST):
+    calls = {"compile", "search", "match", "fullmatch", "findall", "finditer", "split", "sub"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in calls and node.args:
+            yield from (n for n in ast.walk(node.args[0]) if isinstance(n, ast.Constant))
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(isinstance(n, ast.Constant) for n in node.elts):
+            yield from node.elts
+        elif isinstance(node, ast.Dict):
+            yield from (n for n in (*node.keys, *node.values) if isinstance(n, ast.Constant))
+        elif isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn)) for o in node.ops):
+            yield from (n for n in [node.left, *node.comparators] if isinstance(n, ast.Constant))
+
+
+def test_no_word_of_the_course_is_in_the_kits_rules():
+    """The course's own words (its glossary, less what the general language has too) are data: no
+    regex, word list or `in` test of the kit holds one."""
+    course = lexicon.load(language=ROOT / "no-language.toml")  # the glossary alone
+    general = lexicon.load(glossary=ROOT / "no-glossary.toml")
+    words = {t.word for f in ("terms", "clause_terms", "counted") for t in getattr(course, f)}
+    words |= set(course.labels) | set(course.readable) | set(course.not_terms) | {w for w, _ in course.measured}
+    words -= {m.word for m in general.measures} | set(general.labels) | {w for t in general.cues for w in t.stems}
+    words = {w for w in words if re.search(r"[\u4e00-\u9fff]", w)}
+    assert {"可读", "查询", "读取比例"} <= words
+    found = [f"{p.relative_to(ROOT)}:{n.lineno}: {n.value!r} holds {w}"
+             for p in sorted((ROOT / "coursekit").rglob("*.py")) if "example" not in p.parts  # a lesson of its own
+             for n in _rule_strings(ast.parse(p.read_text(encoding="utf-8")))
+             for w in words if w in n.value]
+    assert found == []

@@ -588,12 +588,10 @@ def weak(written: list[str]) -> bool:
 def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = False,
            counted: str = "") -> tuple[str, list[str]]:
     """('', []) when the first candidate is sure; else why not and the candidates that tie with it:
-    'tie' (another ranks as well, or another name comes as near in the same kind, in any kind for one
-    number: a scalar `increase` and an element `output[0, 0]` may agree by chance, unless the first
-    is a name its paragraph names and the other is not; a sum or mean of a table is no rival of a
-    name whose value it is, `mean` beside `numbers.mean()`; for a count, the
-    first defined of equally near sizes of one experiment file wins, since sizes pass from its inputs
-    to what it computes from them, and sizes from two files are a tie) or 'far' (numbers a
+    'tie' (another ranks as well, or another name agrees at any rank: nearness never makes two
+    quantities one; a sum or mean of a table is no rival of a name whose value it is, `mean` beside
+    `numbers.mean()`; for a count, the first defined of the sizes of one experiment file wins, since
+    sizes pass from its inputs to what it computes from them, and sizes from two files are a tie) or 'far' (numbers a
     coincidence could match, and no candidate the page names nearby; for one plain number, named
     in its paragraph) or 'unnamed' (a count of a thing the course's terms know and no candidate named
     for it, 三组投影; or of a thing that is no array's size, 三组向量)."""
@@ -602,9 +600,19 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
     if counted == "other" or (counted == "named" and found[0][0][0] != COUNTS):
         return "unnamed", []
     (tier, _, origin, *_), best = found[0]
-    level = 2 if count or len(written) > 1 else 1  # one number: a scalar and an element are as likely
-    rivals = [e for rank, e in found[1:] if rank == found[0][0] or (rank[:level] == found[0][0][:level] and (
-        rank[2] != origin if count else _roots(e) != _roots(best)))]
+    # Nearness in code never settles a tie between two quantities: another name that agrees is a rival
+    # however far its code is (a change of the lesson's inputs may show they are one,
+    # coursekit.core.variations), and so is a size from another experiment file; only the text's own
+    # words set one apart: a first the page names (tier 0 or nearer: its paragraph, the course's terms,
+    # the clause just before, the thing a count counts) over one it does not name at all.
+    def rival(rank: tuple, e: str) -> bool:
+        if rank == found[0][0]:
+            return True
+        if tier <= 0 < rank[0]:  # the page's words name the first, not the other
+            return False
+        return rank[2] != origin if count else _roots(e) != _roots(best)
+
+    rivals = [e for rank, e in found[1:] if rival(rank, e)]
     if not count:
         code, one = {e: rank[2] for rank, e in found}, len(written) == 1
         kind = {e: rank[1] for rank, e in found}
@@ -618,8 +626,7 @@ def decide(found: list[tuple[tuple, str]], written: list[str], count: bool = Fal
                 return True
             if code[e] <= code[best]:
                 return False
-            same_value = _accessor(e) is not None and _accessor(e) == _accessor(best)  # of another computation
-            return same_value or (one and code[best] == 0)  # one number of a name its paragraph names
+            return _accessor(e) is not None and _accessor(e) == _accessor(best)  # the same value, another computation
 
         rivals = [e for e in rivals if not no_rival(e)]
     if rivals:

@@ -196,6 +196,7 @@ class Scan:
     annotations: list[Annotation] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     unbound: list[Token] = field(default_factory=list)  # claims no annotation binds, in order (bind)
+    examples: list[list[Token]] = field(default_factory=list)  # the runs {示意} marks, in order (bind)
 
     def line(self, offset: int) -> int:
         return self.first_line + self.text.count("\n", 0, offset)
@@ -495,7 +496,9 @@ def bind(result: Scan, values: dict[str, dict]) -> list[Bound]:
         near = [t for t in result.tokens if t.segment == a.segment and floor <= t.start < a.start]
         before = _pairable(result, near, a)
         if a.expr is None:
-            taken.update(id(t) for t in _example_run(result.text, before))
+            run = _example_run(result.text, before)
+            taken.update(id(t) for t in run)
+            result.examples += [[t for t in run if t.claim]] if any(t.claim for t in run) else []
             continue
         if a.refused:
             taken.update(id(t) for t in before)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 LANGUAGE = Path(__file__).with_name("language.toml")
 GLOSSARY = Path(__file__).resolve().parents[2] / "lessons" / "glossary.toml"
-ROLES = ("place", "axis")
+ROLES = ("place", "axis", "rows", "columns")
 
 
 class LexiconError(ValueError):
@@ -27,6 +27,7 @@ class Measure:
     word: str
     place: bool  # after 第 N it names a place (第 3 行), not a quantity (第 120 步)
     axis: bool  # a count of it may be any array's size (三个位置)
+    along: str = ""  # "rows" or "columns": the axis of a table a count of it measures (两行)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class Lexicon:
     counted: tuple[Term, ...] = ()
     measured: tuple[tuple[str, str], ...] = ()  # a measure word that counts one thing only: 道 → 题
     not_terms: tuple[str, ...] = ()
+    readable: tuple[str, ...] = ()  # words of a count of what a mask lets be read (三个可读位置)
+    cues: tuple[Term, ...] = ()  # what the words around a number say it is: a sum, every row, …
     owned: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a term after these words is theirs: 指数值
 
     def counters(self) -> str:
@@ -72,6 +75,13 @@ class Lexicon:
         rest = alternation(w for w in words if w not in single)
         alone = f"(?:(?<![\u4e00-\u9fff])|(?<=[{starts}]))(?:{alternation(single)})" if single else ""
         return "|".join(x for x in (rest, alone) if x)
+
+    def cue(self, name: str) -> str:
+        """The words of one cue (sum, every_row, …) as an alternation; one that matches nothing if absent."""
+        return alternation(w for t in self.cues if t.word == name for w in t.stems) or "(?!)"
+
+    def along(self, word: str) -> str:
+        return next((m.along for m in self.measures if m.word == word and m.along), "")
 
     def stems(self, field: str) -> dict[str, tuple[str, ...]]:
         return {t.word: t.stems for t in getattr(self, field)}
@@ -115,13 +125,14 @@ def _terms(path: Path, text: str, table) -> tuple[Term, ...]:
     return tuple(Term(word, _strings(path, text, word, stems)) for word, stems in table.items())
 
 
-KNOWN = {"measure", "words", "terms", "clause_terms", "counted", "measured", "owned"}
-WORDS = {"labels", "references", "word_starts", "package_families", "idioms", "products", "software", "not_terms"}
+KNOWN = {"measure", "words", "terms", "clause_terms", "counted", "measured", "owned", "cues"}
+WORDS = {"labels", "references", "word_starts", "package_families", "idioms", "products", "software", "not_terms",
+         "readable"}
 
 
 def load(language: Path = LANGUAGE, glossary: Path = GLOSSARY) -> Lexicon:
     """The general language and the course's glossary, merged (a glossary only adds words)."""
-    parts: dict[str, list] = {k: [] for k in ("measures", *WORDS, "terms", "clause_terms", "counted", "measured", "owned")}
+    parts: dict[str, list] = {k: [] for k in ("measures", *WORDS, "terms", "clause_terms", "counted", "measured", "owned", "cues")}
     for path in (language, glossary):
         data, text = _read(path)
         for key in data:
@@ -132,12 +143,13 @@ def load(language: Path = LANGUAGE, glossary: Path = GLOSSARY) -> Lexicon:
             wrong = [r for r in roles if r not in ROLES]
             if wrong:
                 raise LexiconError(f"{path}:{_line(text, word)}: {word}: unknown role {wrong[0]!r}; roles: {', '.join(ROLES)}")
-            parts["measures"].append(Measure(word, "place" in roles, "axis" in roles))
+            along = next((r for r in roles if r in ("rows", "columns")), "")
+            parts["measures"].append(Measure(word, "place" in roles, "axis" in roles, along))
         for key, value in data.get("words", {}).items():
             if key not in WORDS:
                 raise LexiconError(f"{path}:{_line(text, key)}: unknown list {key}; known: {', '.join(sorted(WORDS))}")
             parts[key].extend(_strings(path, text, key, value))
-        for field in ("terms", "clause_terms", "counted"):
+        for field in ("terms", "clause_terms", "counted", "cues"):
             parts[field].extend(_terms(path, text, data.get(field, {})))
         for word, thing in data.get("measured", {}).items():
             if not isinstance(thing, str):

@@ -166,12 +166,35 @@ def offer(p: Proposal) -> str:
 
 
 def hint(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) -> None:
-    """Add to each unbound-number problem of `found` its proposal (offer), when it has one."""
+    """Add to each unbound-number problem of `found` its proposal (offer), when it has one; and
+    question each number marked {示意} that the lesson surely computes (questioned)."""
     by_start = {p.at: p for p in found.problems if p.at >= 0}
-    for proposal in proposals(build, root, lesson_id, found):
+    for proposal in proposals(build, root, lesson_id, found) if found.unbound else []:
         problem = by_start.get(proposal.tokens[0].start)
         if problem is not None:
             problem.message += offer(proposal)
+    found.problems += questioned(build, root, lesson_id, found)
+    found.problems.sort(key=lambda p: p.line)
+
+
+def questioned(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) -> list[guard.Problem]:
+    """A problem for each run marked {示意} whose one sure candidate is a value of the lesson: an
+    example is a number no code computes, and {示意} on a computed one is a door no check guards.
+    Only for runs a coincidence can't match (not candidates.weak: 这三行{示意} of code, the 2 of √2,
+    agree with some size or cell by chance; 0.4011 does not)."""
+    if not found.examples:
+        return []
+    tiers = queries.nearby(root, found)
+    asked = [queries.query(found, run, *tiers(run[0])) for run in found.examples]
+    out = []
+    for run, (got, why) in zip(found.examples, _ask(build, lesson_id, asked)):
+        if got and why[0] in candidates.SURE and not candidates.weak([t.text for t in run]):
+            written = "、".join(t.text for t in run)
+            out.append(guard.Problem(
+                found.path, found.line(run[0].start),
+                f"{written} 标了 {{示意}}，可本讲的代码正好算出它：{{={got[0]}}}（「{found.context(run[0].start, run[-1].end)}」）；"
+                f"说的就是这个量，把 {{示意}} 换成 {{={got[0]}}}；真是举例，换一个代码算不出的数", written, at=run[0].start))
+    return out
 
 
 def settle_ties(build: engine.Build, root: Path, lesson_id: str, chosen: list[Proposal]) -> list[Proposal]:

@@ -9,21 +9,24 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from coursekit.core import candidates, guard, numbers, scan
+from coursekit.core import candidates, guard, lexicon, numbers, scan
 
-ROW_WORDS = re.compile(r"每行|各行|每一行|所有行")  # with a sum: every row's, not one row's
-SUM_WORDS = re.compile(r"之和|总和|求和|合计|加起来|相加|行和|和为|和是|和都|和约|和仍|和不")
+WORDS = lexicon.LEXICON  # the cue words: coursekit/core/language.toml's [cues]
+ROW_WORDS = re.compile(WORDS.cue("every_row"))  # with a sum: every row's, not one row's
+SUM_WORDS = re.compile(WORDS.cue("sum"))
 
 TOPIC = 2.5  # the tier of the terms of the page's title (掩码: masked.scores before first.scores), before the rest of the lesson
 
 # A difference (多了 2) or a ratio (的 2.0281 倍) is a name the code computes it in, or nothing:
 # an element that happens to agree is a coincidence.
-DIFFERENCE = re.compile(r"(?:多了|少了|多出|增加了?|减少了?|相差|差了?)\s*$")
-RATIO = re.compile(r"\s*倍")
+DIFFERENCE = re.compile(rf"(?:{WORDS.cue('difference')})\s*$")
+RATIO = re.compile(rf"\s*(?:{WORDS.cue('ratio')})")
 # A function of a number the text writes (exp(0) = 1): the text computes it itself, no table holds it.
 OF_WRITTEN = re.compile(r"[A-Za-z]\w*\(\s*[−\-+]?(?:\d[\d.]*|∞)\s*\)\s*[=≈]\s*$")
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
-EACH = re.compile(r"各|全为|全是|全都是|都是")  # 各约 0.3333, 分数全为 0: every cell has the value
+AVERAGE = re.compile(WORDS.cue("average"))
+SHAPE = re.compile(WORDS.cue("shape"))
+EACH = re.compile(WORDS.cue("each"))  # 各约 0.3333, 分数全为 0: every cell has the value
 SPAN = re.compile(r"位置\s*(\d+)((?:\s*[、和与]\s*\d+)+)")  # 位置 4、5 合计: the cells of positions 4 to 5
 SPAN_ANY = re.compile(r"位置\s*\d+(?:\s*[、和与]\s*\d+)*")  # 位置 1、2、3, 位置 0 和 4, 位置 2
 SENTENCE = 200  # how far back a sentence is read for the positions it lists
@@ -50,9 +53,9 @@ def _count(text: str, token: guard.Token) -> _Count:
     axis = any(w in candidates.AXES for w in (counter, rest[:2], rest[:1]))
     latin = re.match(r"[ \t]*([A-Za-z]\w*)(?![\w(])", rest) if counter else None
     stems |= {latin.group(1).lower()} if latin and not stems else set()  # 三条 K: what it counts is named
-    words = (counter, rest[:1])
-    along = "rows" if "行" in words else "columns" if "列" in words else ""  # 两行: rows, never columns
-    return _Count("named" if stems else "axis" if axis else "other", frozenset(stems), along, "可读" in after.group(0))
+    along = WORDS.along(counter) or WORDS.along(rest[:1])  # 两行: rows, never columns
+    readable = any(w in after.group(0) for w in WORDS.readable)
+    return _Count("named" if stems else "axis" if axis else "other", frozenset(stems), along, readable)
 
 
 NO_COUNT = _Count("", frozenset(), "", False)
@@ -97,10 +100,10 @@ def query(found: guard.Scan, run: list, names: dict, near: dict) -> candidates.Q
     return candidates.Query(
         written=tuple(t.text for t in run), names=names, count=count is not None, counted=measures.counted,
         near={**({} if count else near), **dict.fromkeys(measures.stems, candidates.COUNTS)},
-        summed=bool(SUM_WORDS.search(sentence)), averaged="平均" in clause, span=tuple(_span(sentence)) or None,
+        summed=bool(SUM_WORDS.search(sentence)), averaged=bool(AVERAGE.search(clause)), span=tuple(_span(sentence)) or None,
         rows=2 if ROW_WORDS.search(clause) else int(bool(ROW_WORDS.search(sentence))), readable=measures.readable,
         listed=tuple(_listed(text, first)), each=bool(EACH.search(clause)),
-        each_row=int(each_row.group(1)) if each_row else None, shaped="形状" in sentence or "shape" in sentence,
+        each_row=int(each_row.group(1)) if each_row else None, shaped=bool(SHAPE.search(sentence)),
         derived=len(run) == 1 and not count and bool(DIFFERENCE.search(clause) or RATIO.match(text[first.end :])),
         of_written=bool(OF_WRITTEN.search(clause)), along=along, **_rows_named(line, clause, len(run)))
 

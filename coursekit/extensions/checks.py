@@ -164,7 +164,7 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
                 values = None
     if values is not None:
         state.bound += guard.bind(found, values)
-        if found.unbound and state.lesson_id is not None and state.hint is not None:
+        if (found.unbound or found.examples) and state.lesson_id is not None and state.hint is not None:
             state.hint(state.build, state.root, state.lesson_id, found)  # 写 {=…} 绑定？
         state.problems += found.problems
     if not strip:

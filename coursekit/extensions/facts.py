@@ -2,18 +2,9 @@
 to these names, `最多运行 60 秒{=TIME_LIMIT}`, so the page follows the kit when a limit changes.
 A page that belongs to a lesson (front matter `session: l10`) binds to that lesson's names instead."""
 
+from coursekit.example import EXAMPLE_EDITS
 from coursekit.extensions.crossref import MAX_SUMMARY
 from coursekit.core.engine import OUTPUT_LIMIT, TIME_LIMIT
-
-# Edits an author might make to a lesson, made to the kit's own example lesson (coursekit/example),
-# and what the guard says about them (coursekit.extensions.authoring.example_messages):
-# coursekit/README.md and 如何写一讲 show these messages, produced by the guard itself (the page runs
-# it; a test compares coursekit/README.md).
-EXAMPLE_EDITS = [
-    ("分母是它们的和 5.0562{=", "分母是它们的和 5.0526{="),  # a number changed in the prose
-    ("负得分也是允许的", "负得分（比如 -0.3）也是允许的"),  # a new number that nothing binds
-    ("位置 0 得到新向量 [0.8022, 1.1978]{=output[0]}", "位置 0 得到新向量 [0.8022, 1.1978]{=output}"),
-]
 
 __all__ = ["EXAMPLE_EDITS", "MAX_SUMMARY", "OUTPUT_LIMIT", "TIME_LIMIT"]
 
