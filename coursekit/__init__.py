@@ -2,7 +2,7 @@
 
 - `coursekit.core`: what a page claims and how lessons run, builder-neutral: number formats and
   reading (numbers, scan, guard, printed, comments, candidates), the lessons' runs and their
-  sealed cache (engine, worker, stamps, variations), what pages show (shown, pasted, manifest, widgets,
+  sealed cache (runner, engine, worker, stamps, variations), what pages show (shown, pasted, manifest, widgets,
   notebook, report, footer). It imports no builder and no Markdown library.
 - `coursekit.extensions`: the Python-Markdown extensions over the core (checks, fence, crossref,
   cjk, codeblocks), and the tools that convert Markdown with them: the author's (authoring,

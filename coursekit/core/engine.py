@@ -1,9 +1,10 @@
 """The engine: each lesson's code runs once per build in a worker process of its own, and every
 result is cached by what it depends on.
 
-- A lesson's run (its EXPERIMENTS files, in order, through lessons.runner) depends on the text of
+- A lesson's run (its EXPERIMENTS files, in order, through coursekit.core.runner) depends on the text of
   its own files and on the syntax trees (not the comments) of every tinylm and lessons module it
-  imported, plus the Python, torch and numpy versions. The worker reports what it imported, so
+  imported, the runner's code (it is the kit's, not under lessons/), plus the Python, torch and
+  numpy versions. The worker reports what it imported, so
   the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
   lessons that import it; a prose edit reruns nothing. Each lesson keeps its last HISTORY runs
   (`.cache/coursekit/runs/<lesson>/<key>.json`), so a file edited and put back is a hit again; the
@@ -170,6 +171,16 @@ def file_hash(root: Path, rel: str, lesson: Lesson) -> str:
     path = root / rel
     letter = rel.startswith(lesson.folder + "/") or not rel.endswith(".py")
     return _hashes.get(path, lambda p: _digest(p, letter), key=(str(path), letter))
+
+
+def runner_digest(root: Path) -> str:
+    """The runner's code as it behaves (coursekit.core.runner: how every experiment file runs and what
+    of its printing is kept): a run depends on it as on the lesson modules it imported. The one the
+    workers import: the tree's own kit when it has one (they start in the tree), else this one."""
+    from coursekit import KIT
+
+    path = root / "coursekit/core/runner.py"
+    return _kit_file(path if path.is_file() else KIT / "core/runner.py")
 
 
 def _kit_file(path: Path) -> str:
@@ -409,6 +420,8 @@ class Build:
             record = self.read(path)
             if record.get("format") != FORMAT or record.get("versions") != self.versions:
                 continue
+            if record.get("runner") != runner_digest(self.root):
+                continue
             if record.get("experiments") != [list(e) for e in lesson.experiments]:
                 continue
             if any(file_hash(self.root, rel, lesson) != h for rel, h in record["deps"].items()):
@@ -473,11 +486,12 @@ class Build:
             files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
             deps.update(answer["deps"])
         dep_hashes = {rel: file_hash(self.root, rel, lesson) for rel in sorted(deps)}
-        key = _sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT))
+        key = _sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT),
+                   runner_digest(self.root))
         run = Run(lesson, key, files, error, executed=True, seconds=time.perf_counter() - start)
         if error is None:
             self._record(lesson, {
-                "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments,
+                "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments, "runner": runner_digest(self.root),
                 "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
             if worker is not None:
                 self._prepare_page(run, worker)

@@ -1,6 +1,6 @@
 """Each lesson's notebook: its experiment files as cells, with the outputs of the build's own run.
 
-Nothing is executed for the notebook: the engine ran each file once (lessons.runner), and a cell
+Nothing is executed for the notebook: the engine ran each file once (coursekit.core.runner), and a cell
 holds that file and what it printed. The first cell makes `tinylm` and `lessons` importable from
 a checkout and keeps imported experiments quiet, so the downloaded notebook runs on its own, cell
 by cell, exactly as `python -m lessons.lNN` does. The same run gives the same bytes: no
@@ -33,7 +33,7 @@ root = next((p for p in [here, *here.parents] if (p / "tinylm").is_dir()), None)
 if root is None:
     raise RuntimeError("找不到 tinylm/：请在课程仓库的目录里启动 Jupyter")
 sys.path.insert(0, str(root))
-from lessons import runner  # 也固定了打印格式，与页面一致
+from coursekit.core import runner  # 各讲共用的运行方式，与命令行、页面相同
 
 runner.quiet_imports()  # 从别的实验导入时，不再重复打印它们的输出'''
 
