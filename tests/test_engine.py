@@ -470,28 +470,34 @@ def test_page_blocks_are_kept_under_every_file_of_the_kit(root, monkeypatch):
 
 @pytest.mark.engine
 def test_a_lessons_comment_bindings_are_evaluated_by_its_run_so_its_page_starts_no_worker(root):
-    """What comment_problems asks (the bindings in a lesson's comments and docstrings) is evaluated
-    while the lesson's own run still holds its worker. Asked at the page instead, each lesson page
-    ran its lesson again in a worker of its own, one page after another (about 0.6 s a lesson on
-    a cold build, most of a 30-lesson build's serial time)."""
-    lesson(root, D, {"bound": '"""三个{=len(xs)}数。"""\nxs = [1, 2, 3]\n# 和是 6{=sum(xs)}\nprint(sum(xs))\n'})
-    build = engine.Build(root)
-    try:
-        build.prefetch([D])
-        assert build.run(D).executed
-        assert build.comment_problems(D) == [] and build.reruns == 0
-    finally:
-        build.close()
+    """What comment_problems asks (the expressions its data file binds its comments and docstrings
+    to) is evaluated while the lesson's own run still holds its worker. Asked at the page instead,
+    each lesson page ran its lesson again in a worker of its own, one page after another (about
+    0.6 s a lesson on a cold build, most of a 30-lesson build's serial time). An edit of the data
+    file is seen as an edit of the lesson's own files is."""
+    lesson(root, D, {"bound": '"""三个数。"""\nxs = [1, 2, 3]\n# 和是 6\nprint(sum(xs))\n'})
+    data = root / f"lessons/{D}/comment_numbers.toml"
+    data.write_text(f'["lessons/{D}/bound.py"]\n"三个" = "len(xs)"\n"和是 6" = "sum(xs)"\n', encoding="utf-8")
+
+    def problems() -> list:
+        build = engine.Build(root)
+        try:
+            build.prefetch([D])
+            found = build.comment_problems(D)
+            assert build.reruns == 0
+            return found
+        finally:
+            build.close()
+
+    assert problems() == []
     bound = root / f"lessons/{D}/bound.py"
     bound.write_text(bound.read_text(encoding="utf-8").replace("和是 6", "和是 7"), encoding="utf-8")
-    build = engine.Build(root)
-    try:
-        build.prefetch([D])
-        [problem] = build.comment_problems(D)
-        assert problem.format().startswith(f"lessons/{D}/bound.py:3: 数字漂移：注释写 7，代码现算 6")
-        assert build.reruns == 0
-    finally:
-        build.close()
+    [problem] = problems()
+    assert problem.format().startswith(f"lessons/{D}/bound.py:3: 数字漂移：注释写 7，代码现算 6")
+    bound.write_text(bound.read_text(encoding="utf-8").replace("和是 7", "和是 6"), encoding="utf-8")
+    data.write_text(data.read_text(encoding="utf-8").replace('"sum(xs)"', '"sum(xs) + 1"'), encoding="utf-8")
+    [problem] = problems()
+    assert problem.format().startswith(f"lessons/{D}/bound.py:3: 数字漂移：注释写 6，代码现算 7")
 
 
 @pytest.mark.engine

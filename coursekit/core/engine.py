@@ -2,10 +2,10 @@
 result is cached by what it depends on.
 
 - A lesson's run (its EXPERIMENTS files, in order, through coursekit.core.runner) depends on the text of
-  its own files and on the syntax trees (not the comments) of every tinylm and lessons module it
-  imported, the runner's code (it is the kit's, not under lessons/), plus the Python, torch and
-  numpy versions. The worker reports what it imported, so
-  the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
+  its own files (and of the data file binding their comments' numbers), on the syntax trees (not the
+  comments) of every tinylm and lessons module it imported, on the runner's code (the kit's, not
+  under lessons/) and on the Python, torch and numpy versions. The worker reports what it imported,
+  so the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
   lessons that import it; a prose edit reruns nothing. Each lesson keeps its last HISTORY runs
   (`.cache/coursekit/runs/<lesson>/<key>.json`), so a file edited and put back is a hit again; the
   whole cache stays under CACHE_BYTES, the least recently used runs pruned first with what was kept
@@ -472,6 +472,10 @@ class Build:
         start = time.perf_counter()
         worker = Worker(self.root, lesson) if lesson.experiments else None  # nothing to run (SITE)
         files, deps, error = [], set(self._own_files(lesson)), None
+        if lesson.package:  # what its comments bind: its page's problems change with it (comment_problems)
+            from coursekit.core.comments import bindings_file
+
+            deps.add(bindings_file(lesson.folder))
         for name, title in lesson.experiments:
             path = f"{lesson.folder}/{name}.py"
             try:
@@ -531,8 +535,8 @@ class Build:
                                         lambda exprs: self.evaluate(lesson_id, exprs))
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
-        """While the worker still holds the lesson, evaluate what its page will ask for (the bindings
-        in the lesson's own comments and docstrings, which comment_problems checks, and the page's)
+        """While the worker still holds the lesson, evaluate what its page will ask for (what its data
+        file binds its own comments and docstrings to, which comment_problems checks, and the page's)
         and run its blocks, in the page's order, into the caches the page reads: a page that asked
         for more would run the lesson again in a worker of its own, one page after another. What a
         page asks is the planner's to say (coursekit.extensions.checks.plan): the engine reads no page."""
@@ -541,7 +545,8 @@ class Build:
         if not run.lesson.package:
             return
         plan = self.planner(self.root, run.lesson) if self.planner is not None else None
-        exprs = comments.lesson_expressions(self.root, self._own_files(run.lesson)) + (plan.exprs if plan else [])
+        exprs = (comments.lesson_expressions(self.root, run.lesson.folder, self._own_files(run.lesson))
+                 + (plan.exprs if plan else []))
         try:
             if exprs:
                 self.evaluate(run.lesson.id, exprs, worker=worker, run=run)

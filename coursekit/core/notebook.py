@@ -21,7 +21,6 @@ import nbformat
 from coursekit import KIT
 from coursekit.core import stamps
 from coursekit.core.engine import Run
-from coursekit.core.guard import strip_annotations
 
 SETUP = '''\
 # 准备：从课程仓库（或它的子目录）启动 Jupyter，这一格让 tinylm 与 lessons 可以导入。
@@ -41,7 +40,6 @@ runner.quiet_imports()  # 从别的实验导入时，不再重复打印它们的
 def cell_code(text: str) -> tuple[str, str]:
     """(docstring, code) of an experiment file as a cell shows it: the docstring goes to the
     markdown cell above, and the page's section markers are left out (they are comments)."""
-    text = strip_annotations(text)  # a comment's bindings are the build's, not the reader's
     tree = ast.parse(text)
     doc = ast.get_docstring(tree) or ""
     doc = doc.split("：", 1)[-1] if re.match(r"\w+：", doc) else doc  # "attention_2d：…" names the file again
