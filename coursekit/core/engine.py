@@ -75,8 +75,6 @@ class Lesson:
     experiments: list[tuple[str, str]]
     time_limit: float = TIME_LIMIT
     output_limit: int = OUTPUT_LIMIT
-    input_changes: tuple = ()  # (file, old, new): how its inputs may vary (coursekit.core.variations)
-    check_changes: tuple = ()  # another such change, only for checking a proposal (scripts/bench_bind.py)
 
     @property
     def folder(self) -> str:
@@ -116,8 +114,6 @@ def _declaration(init: Path) -> Lesson | None:
         experiments=[tuple(e) for e in names["EXPERIMENTS"]],
         time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
         output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
-        input_changes=tuple(tuple(c) for c in names.get("INPUT_CHANGES", ())),
-        check_changes=tuple(tuple(c) for c in names.get("CHECK_CHANGES", ())),
     )
 
 
