@@ -214,9 +214,12 @@ def test_the_data_file_is_read_into_bindings_and_a_bad_entry_is_named_at_its_lin
     assert [(p.path, p.line) for p in problems] == [("lessons/l98/comment_numbers.toml", n) for n in (6, 8, 12)]
     assert "值是一个表达式的字符串" in problems[0].message and "不是本讲的文件" in problems[1].message
     assert "不写 {=…} 或 {示意}" in problems[2].message
+    data.write_text('"lessons/l98/a.py" = "len(x)"\n', encoding="utf-8")
+    [flat] = comments.load_bindings(tmp_path, "lessons/l98", files)[1]
+    assert flat.line == 1 and "要写成一节" in flat.message
     data.write_text('["lessons/l98/a.py"]\n"三个位置" = len(x)\n', encoding="utf-8")
     [broken] = comments.load_bindings(tmp_path, "lessons/l98", files)[1]
-    assert (broken.line, broken.message.split("：")[0]) == (2, "lessons/l98/comment_numbers.toml 不是合法的 TOML")
+    assert (broken.path, broken.line, broken.message.split("：")[0]) == (str(data.relative_to(tmp_path)), 2, "不是合法的 TOML")
 
 
 def test_a_lessons_stale_binding_is_its_pages_problem(tmp_path):

@@ -136,12 +136,12 @@ def load_bindings(root: Path, folder: str, files: list[str]) -> tuple[list[Bindi
         tables = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         at = re.search(r"at line (\d+)", str(err))
-        return [], [guard.Problem(data, int(at.group(1)) if at else 1, f"{data} 不是合法的 TOML：{err}")]
+        return [], [guard.Problem(data, int(at.group(1)) if at else 1, f"不是合法的 TOML：{err}")]
     lines = _entry_lines(text)
     found: list[Binding] = []
     problems: list[guard.Problem] = []
     for file, entries in tables.items():
-        line = lines.get((file, None), 1)
+        line = lines.get((file, None)) or lines.get(("", file), 1)
         if not isinstance(entries, dict):
             problems.append(guard.Problem(data, line, f"{file!r} 要写成一节 [\"{file}\"]，下面每行一个绑定：\"注释里到数为止的字\" = \"表达式\""))
             continue
@@ -185,7 +185,7 @@ def _entry_lines(text: str) -> dict[tuple[str, str | None], int]:
 
 def _wildcard(words: str) -> re.Pattern:
     """`words` with each number it holds standing for any number: the same words, the numbers edited."""
-    tokens = scan_tokens(words)
+    tokens = _number_spans(words)
     parts, last = [], 0
     for start, end in tokens:
         parts += [re.escape(words[last:start]), f"(?:{numbers.NUMBER_RE.pattern})"]
@@ -194,7 +194,7 @@ def _wildcard(words: str) -> re.Pattern:
     return re.compile("".join(parts))
 
 
-def scan_tokens(text: str) -> list[tuple[int, int]]:
+def _number_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each number the guard reads in `text`."""
     return [(t.start, t.end) for t in guard.scan_page("", text).tokens]
 
@@ -330,9 +330,9 @@ def describe(line: list[Claim], path: str = "", data: str | None = None) -> str:
     """The guard's words for the claims of one line of file `path` (the caller names the file and
     line); `data`: its lesson's data file, where the binding is written (None: a file of no lesson)."""
     shown = line[0].shown if len(line[0].shown) <= 40 else line[0].shown[:39] + "…"
-    numbers_ = "、".join(c.number for c in line)
+    written = "、".join(c.number for c in line)
     comment = line[0].where == "comment"
-    head = (f"{'注释' if comment else '文档字符串'}里写的 {numbers_} 没有代码核对（「{shown}」），"
+    head = (f"{'注释' if comment else '文档字符串'}里写的 {written} 没有代码核对（「{shown}」），"
             "读者在代码清单和笔记本里会当成课程的结论；")
     example = "只是举例的数，在这行末尾注明 # 示意" if comment else "只是举例的数，在这一行末尾写（示意）"
     if data is None:
@@ -390,11 +390,11 @@ def lesson_problems(root: Path, lesson, files: list[str], evaluate) -> list:
     init = f"{lesson.folder}/__init__.py"
     source = texts.get(init, "")
     for name, title in lesson.experiments:  # the notebook's headings
-        numbers_ = [t.text for t in guard.claims(title)]
-        if numbers_:
+        written = [t.text for t in guard.claims(title)]
+        if written:
             at = source.find(title)
             found.append(guard.Problem(
                 init, source.count("\n", 0, at) + 1 if at >= 0 else 1,
-                f"实验 {name} 的标题「{title}」里有 {'、'.join(numbers_)}：标题是笔记本里的小标题，没有地方写绑定，"
-                "读者会当成核对过的数；标题里不写数，数写进正文并绑定", numbers_[0]))
+                f"实验 {name} 的标题「{title}」里有 {'、'.join(written)}：标题是笔记本里的小标题，没有地方写绑定，"
+                "读者会当成核对过的数；标题里不写数，数写进正文并绑定", written[0]))
     return found
