@@ -1,8 +1,8 @@
 """coursekit's layers (coursekit/__init__.py): the core imports no builder and no Markdown library,
 the extensions import no builder, only the MkDocs adapter imports MkDocs, Material or
 mkdocs-jupyter, and the two adapters import nothing of each other's builder. Imports inside functions
-count too, and so do importlib.import_module and __import__; a relative import is refused (the kit names
-its modules in full). The engine plans no page run by reading pages. Scripts import nothing from tests/.
+count too, and so do importlib.import_module and __import__ (refused but in the runner, which imports
+the lesson it is asked to run); a relative import is refused (the kit names its modules in full). The engine plans no page run by reading pages. Scripts import nothing from tests/.
 The package docstring and the README's "What is where" name every layer and module; coursekit/README.md
 every layer. The tests' own fast layer may start no build, serve, lesson or script that runs one."""
 
