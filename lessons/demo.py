@@ -14,10 +14,11 @@ A lesson page embeds a widget with `widget`, naming the lesson expressions it sh
 
     print(widget("demo", "交互演示需要浏览器启用 JavaScript。", q="q", k="k", v="v", mask="mask"))
 
-Like a prose binding `{=q}`, each is an expression of the lesson: the build evaluates it in the
-lesson's run namespace before any page block runs (the value the prose is bound to) and checks
-that the widget embedded those very numbers (coursekit.core.widgets), so a widget fed another tensor, or
-a tensor a page block changed in place, fails the page at the widget's block. Every widget a block
+Like a binding written after a number in the prose, each is an expression of the lesson: the
+build evaluates it in the lesson's run namespace before any page block runs (the value the prose
+is bound to) and checks that the widget embedded those very numbers (coursekit.core.widgets), so a
+widget fed another tensor, or a tensor a page block changed in place, fails the page at the
+widget's block. Every widget a block
 embeds is noted in `EMBEDDED` for the worker to hand the build; a bare `embed` has no expressions
 to check and fails a lesson page the way an unbound number does.
 """

@@ -7,10 +7,11 @@ For each lesson page it takes every {=…} annotation out of the page (a {示意
 compares what it wrote with what the author wrote, number by number:
 - same: bound again by the author's own expression, at the same place in its values;
 - other: bound by another expression. Whether it stands for the same quantity is tried by changing
-  the lesson's inputs as its package declares, once with INPUT_CHANGES (which --bind itself uses to
-  settle ties, never with the author's expressions) and once with CHECK_CHANGES (which --bind never
-  sees), next to the lesson (coursekit.core.variations runs the changed lesson in a copy), and evaluating
-  the element each expression binds: they move together, both stay put under both changes (the
+  the lesson's inputs as its data file (`lessons/lNN/variations.toml`) declares, once with its
+  input_changes (which --bind itself uses to settle ties, never with the author's expressions) and
+  once with its check_changes (which --bind never sees), next to the lesson
+  (coursekit.core.variations runs the changed lesson in a copy), and evaluating the element each
+  expression binds: they move together, both stay put under both changes (the
   changes do not reach them), or they come apart under either (a wrong binding);
 - left: still unbound, with candidates (a tie, or a place where --bind may not write) or without;
 and the seconds --bind took (it runs the lesson in the copy, no cache).
@@ -31,7 +32,7 @@ none to a quantity that moves differently) is met for both lessons; none comes a
 is mostly ties the kit refuses to guess: lesson 11's blocked cells are 0 in several tables at once
 (`masked.weights[~mask]`, `masked_stages.exps[~mask]`) and its rows sum to 1 in all of them, its
 example is symmetric (`mask[0, 0]` = `mask[1, 0]`), and the corpus's four names are also the four
-hard-coded `names` (the lesson's INPUT_CHANGES adds a fifth name to the corpus, and `names` stays
+hard-coded `names` (the lesson's input_changes add a fifth name to the corpus, and `names` stays
 four: two quantities, rightly a tie); counts whose thing the prose names only in words (三段上文,
 四选一, 两遍); and expressions no search proposes (`len(inputs) // len(sentences)`,
 `(zero_score_weights[0, 1:] > 0).sum()`, `1 / len(name_counts)`, `math.log(len(names))`).
@@ -114,7 +115,7 @@ def _element(build: engine.Build, lesson_id: str, expr: str, at: int) -> str:
     raise ValueError(f"{expr} 没有第 {at} 个值")
 
 
-DECLARED = ("INPUT_CHANGES", "CHECK_CHANGES")
+DECLARED = ("input_changes", "check_changes")
 
 
 def _verdict(before: dict, after: dict, ea: str, ep: str) -> str:
@@ -169,7 +170,7 @@ def bench(lesson, build: engine.Build, scratch: Path) -> tuple[Row, list[str]]:
             finally:
                 changed.close()
         if not afters:
-            raise SystemExit(f"{lesson.folder}/__init__.py 没有声明 INPUT_CHANGES：无法检验另一表达式是否是同一个量")
+            raise SystemExit(f"{variations.variations_file(lesson.folder)} 没有声明 input_changes：无法检验另一表达式是否是同一个量")
         for a, p, ea, ep in pairs:
             verdicts = [_verdict(before, after, ea, ep) for after in afters]
             if "变得不同" in verdicts:

@@ -5,15 +5,15 @@
 
 scripts/unseen/ holds small lessons written, and bound by hand, before a change to the rules that
 read prose and propose bindings; they are not part of the course. Each folder has `page.md` and
-`lesson/` (the package: EXPERIMENTS, INPUT_CHANGES for --bind, CHECK_CHANGES for the bench), with
-`NN` and `lNN` where the lesson's number goes. This script copies the tree, adds each one at the next
+`lesson/` (the package, and its `variations.toml`: input_changes for --bind, check_changes for the
+bench), with `NN` and `lNN` where the lesson's number goes. This script copies the tree, adds each one at the next
 free number with scripts/new_lesson.py, puts its page and files in place, builds the copy strictly
 (the hand bindings must hold, and bind every number), then runs scripts/bench_bind.py in the copy on
 those lessons. Report its wrong bindings (变得不同) before its rate. Keep the lessons out of sight
 while changing a rule: a rule tuned on them measures nothing.
 
 Measured on a 2-core machine with the rules as they stand (after the lessons were written; the
-second lesson's INPUT_CHANGES fixed first, as the new error asked: it changed the width of x and not
+second lesson's input changes fixed first, as the new error asked: it changed the width of x and not
 of gain and bias, so the changed lesson could not run):
 
 | 讲 | 作者绑定的数 | 同一表达式 | 另一表达式：一起变 / 都没变 / 变得不同 | 重新绑定 | 未绑定：有候选 / 无候选 |
@@ -71,9 +71,9 @@ def install(repo: Path) -> list[str]:
         if made.returncode != 0:
             raise SystemExit(f"new_lesson.py 没有建好 {folder.name}：{made.stdout}{made.stderr}")
         package = repo / f"lessons/l{number}"
-        for old in package.glob("*.py"):
+        for old in [*package.glob("*.py"), *package.glob("*.toml")]:
             old.unlink()
-        for src in (folder / "lesson").glob("*.py"):
+        for src in [*(folder / "lesson").glob("*.py"), *(folder / "lesson").glob("*.toml")]:
             (package / src.name).write_text(src.read_text(encoding="utf-8").replace("lNN", f"l{number}")
                                             .replace("第 NN 讲", f"第 {number} 讲"), encoding="utf-8")
         page = folder / "page.md"

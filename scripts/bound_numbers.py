@@ -5,7 +5,7 @@
                                              # with the lesson's values that agree with it
     python scripts/bound_numbers.py --fix    # rewrite drifted numbers at their written precision
     python scripts/bound_numbers.py --bind PAGE   # write the bindings it is sure of (coursekit.core.proposer;
-                                                  # ties told apart by the lesson's INPUT_CHANGES)
+                                                  # ties told apart by the lesson's input_changes)
     python scripts/bound_numbers.py docs/lessons/11-masking.md   # only the pages named
 
 With --fix a number written `0.5` whose live value is 0.4011 becomes `0.4`; `5.0526` with live

@@ -8,7 +8,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit.core import engine, guard, scan
+from coursekit.core import engine, scan
 from tests.conftest import LESSONS, ROOT, lesson_params, seed_of
 from tests.test_lessons import output_fences, stdout_of
 
@@ -140,7 +140,7 @@ def test_source_pages_show_the_files_that_run(built_site):
         shown = [squash(c.get_text()) for c in html.select("article div.language-python code")]
         assert included and len(shown) >= len(included), page
         for file in included:
-            source = guard.strip_annotations((ROOT / file).read_text(encoding="utf-8"))  # as the reader sees it
+            source = (ROOT / file).read_text(encoding="utf-8")
             assert squash("\n".join(s for s in source.splitlines() if "--8<--" not in s)) in shown, (page, file)
 
 

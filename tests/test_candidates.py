@@ -114,7 +114,7 @@ def test_bound_numbers_proposes_a_binding_for_a_number_whose_annotation_was_remo
 
 @pytest.mark.engine
 def test_bind_writes_only_sure_bindings_and_the_page_reads_as_before_and_checks_clean(tmp_path):
-    from coursekit.core import engine, guard, scan
+    from coursekit.core import guard, scan, variations
 
     lesson = LESSONS[0]
     repo = copy_repo(tmp_path / "repo", with_cache=True)
@@ -125,7 +125,7 @@ def test_bind_writes_only_sure_bindings_and_the_page_reads_as_before_and_checks_
     bind = subprocess.run([sys.executable, "scripts/bound_numbers.py", "--bind", lesson.page], cwd=repo,
                           capture_output=True, text=True, timeout=600)
     assert bind.returncode == 1 and "唯一最好的候选" in bind.stdout and "不写：候选并列" in bind.stdout, bind.stdout
-    if engine.find_lessons(repo)[lesson.id].input_changes:  # its declared changes tell some ties apart
+    if variations.declared(repo, lesson.folder).input_changes:  # its declared changes tell some ties apart
         assert "在本讲输入改动后仍然相等，是同一个量" in bind.stdout, bind.stdout
     bound = page.read_text(encoding="utf-8")
     reader = lambda text: guard.scan_page("", scan.front_matter(text)[2]).stripped()  # noqa: E731
@@ -137,19 +137,20 @@ def test_bind_writes_only_sure_bindings_and_the_page_reads_as_before_and_checks_
     assert problems and all("未绑定的数字" in line for line in problems), problems  # what is left is only unbound
 
 
-def test_a_change_of_inputs_whose_text_is_gone_is_an_error_naming_the_lesson(tmp_path):
+def test_a_change_of_inputs_whose_text_is_gone_is_an_error_at_its_line_of_the_data_file(tmp_path):
     from coursekit.core import variations
 
     root = tmp_path / "course"
     for name in variations.NEEDED:
         (root / name).mkdir(parents=True)
     (root / "lessons/l97").mkdir()
-    (root / "lessons/l97/__init__.py").write_text(
-        'EXPERIMENTS = [("a", "一个实验")]\nINPUT_CHANGES = [("lessons/l97/a.py", "x = 1", "x = 2")]\n', encoding="utf-8")
-    (root / "lessons/l97/a.py").write_text("y = 1\n", encoding="utf-8")
-    with pytest.raises(variations.ChangeError, match=r"lessons/l97/__init__.py: INPUT_CHANGES .*lessons/l97/a.py.*x = 1"):
-        variations.varied(root, "l97", tmp_path / "copy")
     (root / "lessons/l97/__init__.py").write_text('EXPERIMENTS = [("a", "一个实验")]\n', encoding="utf-8")
+    (root / "lessons/l97/variations.toml").write_text(
+        '# 说明\n\n[[input_changes]]\nfile = "lessons/l97/a.py"\nold = "x = 1"\nnew = "x = 2"\n', encoding="utf-8")
+    (root / "lessons/l97/a.py").write_text("y = 1\n", encoding="utf-8")
+    with pytest.raises(variations.ChangeError, match=r"lessons/l97/variations.toml:3: \[\[input_changes\]\] .*lessons/l97/a.py.*x = 1"):
+        variations.varied(root, "l97", tmp_path / "copy")
+    (root / "lessons/l97/variations.toml").unlink()
     assert variations.varied(root, "l97", tmp_path / "copy2") is None  # none declared: nothing to tell ties apart
 
 
@@ -647,7 +648,7 @@ def test_declared_changes_that_break_the_lesson_are_an_error_naming_its_package(
     monkeypatch.setattr(variations, "varied", lambda *a, **k: changed)
     monkeypatch.setattr(variations, "values", values)
     p = proposer.Proposal(1, [], ["a[0]", "b[0]"], "tie", ["a[0]", "b[0]"])
-    with pytest.raises(variations.ChangeError, match=r"^lessons/l0/__init__.py: INPUT_CHANGES .*lessons/l0/a.py.*size 5"):
+    with pytest.raises(variations.ChangeError, match=r"^lessons/l0/variations.toml: input_changes .*lessons/l0/a.py.*size 5"):
         proposer.settle_ties(lesson_build, Path(__file__).parent, "l0", [p])
     assert p.why_not == "tie"  # nothing settled
 

@@ -7,13 +7,12 @@ here); no test is skipped. A page of this file's own, built from the same `embed
 mask in a folded block, has every feature, so each test runs whether or not a lesson has it yet. A
 test compares, feature by feature, the built pages with the pages the tests were generated for: a
 source check that misses a page (or claims one) fails there. A lesson may name edits for its exercise
-widget to be checked on, beside the example and random edits:
-`WIDGET_CASES = [(name, q0 or None, v2 or None), ...]` in its package (`lessons/lNN/__init__.py`).
+widget to be checked on, beside the example and random edits: `[[widget_cases]]` (name, q0, v2, each
+vector left out when unchanged) in its data file `lessons/lNN/variations.toml` (coursekit.core.variations).
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import re
@@ -22,9 +21,10 @@ from html.parser import HTMLParser
 import pytest
 import torch
 
+from coursekit.core import variations
 from lessons.demo import embed, golden_cases, steps
 from lessons.show import num
-from tests.conftest import LESSONS
+from tests.conftest import LESSONS, ROOT
 from tinylm import causal_mask
 
 in_browser = pytest.mark.browser
@@ -255,10 +255,10 @@ def exercises(page, path):
 
 
 def lesson_cases(path: str) -> list:
-    """The edits a lesson names for its exercise widget (WIDGET_CASES in its package), if any."""
+    """The edits a lesson names for its exercise widget (widget_cases in its data file), if any."""
     if path == FIXTURE:
         return FX_CASES
-    return list(getattr(importlib.import_module(BY_URL[path].package), "WIDGET_CASES", []))
+    return [(c.name, c.q0, c.v2) for c in variations.declared(ROOT, BY_URL[path].folder).widget_cases]
 
 
 # ---------------------------------------------------------------- the embedded data
@@ -482,7 +482,7 @@ def test_exercise_answers_show_in_the_page_and_reset_restores_the_example(exerci
 @in_browser
 def test_demo_starts_after_materials_instant_navigation(browser, tmp_path):
     from scripts.drive import free_port, serve
-    from tests.conftest import ROOT, mkdocs_build
+    from tests.conftest import mkdocs_build
 
     port = free_port()
     url = f"http://127.0.0.1:{port}/"

@@ -2,7 +2,7 @@
 isolated, time-limited, and every failure named by file and line.
 
 The tests work in one small fixture tree, made once for the module: the lessons package's own
-modules (its __init__, the runner and what they import), the kit, an empty docs/, a tinylm of the
+modules (its __init__ and what it imports), the kit (the runner among it), an empty docs/, a tinylm of the
 tests' own (tinylm/extra.py) and the test lessons; none of the course's lessons, pages or build
 files. The tree stays at one path, so the zygote the workers are forked from (it imports torch
 once, engine.Zygote) serves every test of the module. A test that only reads runs of A, B and C
@@ -34,15 +34,15 @@ def lesson(root: Path, lesson_id: str, files: dict[str, str], **settings) -> Non
     extra = "".join(f"{k} = {v!r}\n" for k, v in settings.items())
     names = ", ".join(f"({n!r}, {n!r})" for n in files)
     (package / "__init__.py").write_text(f'"""第 {lesson_id[1:]} 讲 · 测试"""\nEXPERIMENTS = [{names}]\n{extra}', encoding="utf-8")
-    (package / "__main__.py").write_text(f"from lessons.runner import main\n\nmain('lessons.{lesson_id}')\n", encoding="utf-8")
+    (package / "__main__.py").write_text(f"from coursekit.core.runner import main\n\nmain('lessons.{lesson_id}')\n", encoding="utf-8")
     for name, code in files.items():
         (package / f"{name}.py").write_text(textwrap.dedent(code).replace("lA.", f"{A}."), encoding="utf-8")
 
 
 def small_tree(dest: Path) -> Path:
     """What the engine and its workers read, and no more: lessons/'s own modules (the package's
-    __init__, which the workers import, the runner and what they import; not the course's lesson
-    packages), the kit (the zygote and the workers import it from the tree, a block may read its
+    __init__, which the workers import, and what it imports; not the course's lesson packages), the
+    kit (the zygote and the workers import it from the tree, the runner with it; a block may read its
     example lesson), docs/ (empty: a lesson may not write into it) and a tinylm of the tests' own
     holding tinylm/extra.py; then the test lessons A, B and C."""
     (dest / "lessons").mkdir(parents=True)
@@ -148,6 +148,18 @@ def test_results_are_cached_by_what_they_depend_on(root):
     last = runs(root)
     assert last[A].executed and last[B].executed and not last[C].executed
     assert last[B].files[0].output() == "z = 110\n"
+
+
+@pytest.mark.engine
+def test_a_run_depends_on_the_runner_it_ran_through(root):
+    """The runner is the kit's (coursekit/core/runner.py), not a lessons module the worker reports
+    having imported: its code is in every run's key all the same, its comments are not."""
+    assert all(r.executed for r in runs(root).values())
+    runner = root / "coursekit/core/runner.py"
+    runner.write_text(runner.read_text(encoding="utf-8") + "# 只是注释\n", encoding="utf-8")
+    assert not any(r.executed for r in runs(root).values())
+    runner.write_text(runner.read_text(encoding="utf-8") + "EDITED = True\n", encoding="utf-8")
+    assert all(r.executed for r in runs(root).values())
 
 
 @pytest.mark.engine
@@ -458,28 +470,34 @@ def test_page_blocks_are_kept_under_every_file_of_the_kit(root, monkeypatch):
 
 @pytest.mark.engine
 def test_a_lessons_comment_bindings_are_evaluated_by_its_run_so_its_page_starts_no_worker(root):
-    """What comment_problems asks (the bindings in a lesson's comments and docstrings) is evaluated
-    while the lesson's own run still holds its worker. Asked at the page instead, each lesson page
-    ran its lesson again in a worker of its own, one page after another (about 0.6 s a lesson on
-    a cold build, most of a 30-lesson build's serial time)."""
-    lesson(root, D, {"bound": '"""三个{=len(xs)}数。"""\nxs = [1, 2, 3]\n# 和是 6{=sum(xs)}\nprint(sum(xs))\n'})
-    build = engine.Build(root)
-    try:
-        build.prefetch([D])
-        assert build.run(D).executed
-        assert build.comment_problems(D) == [] and build.reruns == 0
-    finally:
-        build.close()
+    """What comment_problems asks (the expressions its data file binds its comments and docstrings
+    to) is evaluated while the lesson's own run still holds its worker. Asked at the page instead,
+    each lesson page ran its lesson again in a worker of its own, one page after another (about
+    0.6 s a lesson on a cold build, most of a 30-lesson build's serial time). An edit of the data
+    file is seen as an edit of the lesson's own files is."""
+    lesson(root, D, {"bound": '"""三个数。"""\nxs = [1, 2, 3]\n# 和是 6\nprint(sum(xs))\n'})
+    data = root / f"lessons/{D}/comment_numbers.toml"
+    data.write_text(f'["lessons/{D}/bound.py"]\n"三个" = "len(xs)"\n"和是 6" = "sum(xs)"\n', encoding="utf-8")
+
+    def problems() -> list:
+        build = engine.Build(root)
+        try:
+            build.prefetch([D])
+            found = build.comment_problems(D)
+            assert build.reruns == 0
+            return found
+        finally:
+            build.close()
+
+    assert problems() == []
     bound = root / f"lessons/{D}/bound.py"
     bound.write_text(bound.read_text(encoding="utf-8").replace("和是 6", "和是 7"), encoding="utf-8")
-    build = engine.Build(root)
-    try:
-        build.prefetch([D])
-        [problem] = build.comment_problems(D)
-        assert problem.format().startswith(f"lessons/{D}/bound.py:3: 数字漂移：注释写 7，代码现算 6")
-        assert build.reruns == 0
-    finally:
-        build.close()
+    [problem] = problems()
+    assert problem.format().startswith(f"lessons/{D}/bound.py:3: 数字漂移：注释写 7，代码现算 6")
+    bound.write_text(bound.read_text(encoding="utf-8").replace("和是 7", "和是 6"), encoding="utf-8")
+    data.write_text(data.read_text(encoding="utf-8").replace('"sum(xs)"', '"sum(xs) + 1"'), encoding="utf-8")
+    [problem] = problems()
+    assert problem.format().startswith(f"lessons/{D}/bound.py:3: 数字漂移：注释写 6，代码现算 7")
 
 
 @pytest.mark.engine

@@ -117,27 +117,29 @@ def test_an_experiment_that_raises_fails_one_build_naming_each_page_file_and_lin
         assert f"RuntimeError: 故意抛出的错误 {lesson.id}" in said, lesson.id
 
 
-COMMENT_BINDING = re.compile(r"^[^#\n]*#[^\n]*?(?<![\d.])(\d+)\{=", re.M)
+def _bound_comment(lesson) -> tuple[str, int, str] | None:
+    """(file, offset, number) of the first number in digits that the lesson's data file binds in a
+    comment or docstring of an experiment file (the number its binding's words end with)."""
+    from coursekit.core import comments
 
-
-def _bound_comment(lesson) -> tuple[str, re.Match] | None:
-    """(file, match) of the first number a comment of the lesson's experiment files binds."""
-    for name, _ in lesson.experiments:
-        rel = f"lessons/l{lesson.number}/{name}.py"
-        m = COMMENT_BINDING.search((lesson.root / rel).read_text(encoding="utf-8"))
-        if m:
-            return rel, m
+    files = [f"{lesson.folder}/{name}.py" for name, _ in lesson.experiments]
+    for b in comments.load_bindings(lesson.root, lesson.folder, files)[0]:
+        m = re.search(r"(?<![\d.])(\d+)$", b.words)
+        text = (lesson.root / b.file).read_text(encoding="utf-8")
+        if b.expr and m and b.words in text:
+            return b.file, text.index(b.words) + m.start(1), m.group(1)
     return None
 
 
 @pytest.mark.parametrize("lesson", lesson_params(having=lambda lesson: _bound_comment(lesson) is not None))
 def test_a_drifted_number_in_a_listings_comment_fails_the_build_at_its_file_and_line(tmp_path, lesson):
-    rel, m = _bound_comment(lesson)
+    """The number is bound in the lesson's data file, not in the file: edited in the comment, it drifts."""
+    rel, at, number = _bound_comment(lesson)
     repo = copy_repo(tmp_path / "repo", with_cache=True)
     text = (repo / rel).read_text(encoding="utf-8")
-    drifted = str(int(m.group(1)) + 7)
-    (repo / rel).write_text(text[: m.start(1)] + drifted + text[m.end(1) :], encoding="utf-8")
-    line = text.count("\n", 0, m.start(1)) + 1
+    drifted = str(int(number) + 7)
+    (repo / rel).write_text(text[:at] + drifted + text[at + len(number) :], encoding="utf-8")
+    line = text.count("\n", 0, at) + 1
     built = mkdocs_build(repo, tmp_path / "site")
     said = built.stdout + built.stderr
     assert built.returncode != 0 and f"{rel}:{line}: 数字漂移：注释写 {drifted}" in said, said

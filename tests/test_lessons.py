@@ -56,7 +56,7 @@ def stdout_of(lesson: Lesson) -> str:
 
 
 def printed_with_threads(lesson: Lesson, threads: int) -> str:
-    code = "import sys, torch; torch.set_num_threads(int(sys.argv[1])); from lessons.runner import main; main(sys.argv[2])"
+    code = "import sys, torch; torch.set_num_threads(int(sys.argv[1])); from coursekit.core.runner import main; main(sys.argv[2])"
     out = subprocess.run([sys.executable, "-c", code, str(threads), lesson.package], cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr

@@ -14,7 +14,7 @@ import sys
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit.core import guard, scan
+from coursekit.core import scan
 from tests.conftest import ROOT, lesson_params
 
 MARKER = re.compile(r"^\s*# --8<-- \[(start|end):(\w+)\]\s*$")
@@ -23,8 +23,7 @@ MARKER = re.compile(r"^\s*# --8<-- \[(start|end):(\w+)\]\s*$")
 def snippet(ref: str) -> str:
     """The text pymdownx.snippets puts on the page for "path" or "path:section", marker lines left out."""
     path, _, section = ref.partition(":")
-    # as the reader sees it: the annotations binding its comments' numbers are the build's
-    lines = guard.strip_annotations((ROOT / path).read_text(encoding="utf-8")).splitlines()
+    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
     if section:
         starts = [i for i, line in enumerate(lines) if line.strip() == f"# --8<-- [start:{section}]"]
         ends = [i for i, line in enumerate(lines) if line.strip() == f"# --8<-- [end:{section}]"]

@@ -6,7 +6,6 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from coursekit.core import guard
 from tests.conftest import ROOT, copy_repo, lesson_params
 from tests.test_lessons import output_fences, printed_by_experiment, stdout_of
 
@@ -48,7 +47,7 @@ def test_notebook_cells_are_the_experiment_files_whole(built_site, lesson):
         if not file:
             continue
         files.append(file)
-        source = guard.strip_annotations((ROOT / file).read_text(encoding="utf-8"))  # as the reader sees it
+        source = (ROOT / file).read_text(encoding="utf-8")
         body = "\n".join(line for line in source.split("\n") if "--8<--" not in line)
         assert cell.source in body, file  # the file after its docstring, its imports included
     assert files == [f"{lesson.folder}/{name}.py" for name, _ in lesson.experiments]

@@ -1,4 +1,4 @@
-"""Printed output is made safe and visible at the capture (lessons.runner.Capture), the one place
+"""Printed output is made safe and visible at the capture (coursekit.core.runner.Capture), the one place
 every print of lesson code passes: experiment files (runner.run_file) and page blocks (the
 worker's "exec", reproduced here in process). Terminal control sequences are removed, a carriage
 return keeps what the terminal would show, other control characters are shown escaped, and a lone
@@ -18,7 +18,7 @@ import pytest
 from markdown_exec import base_format, markdown_config
 
 from coursekit.core import worker
-from lessons import runner
+from coursekit.core import runner
 from tests.conftest import ROOT
 
 

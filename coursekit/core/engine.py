@@ -1,10 +1,11 @@
 """The engine: each lesson's code runs once per build in a worker process of its own, and every
 result is cached by what it depends on.
 
-- A lesson's run (its EXPERIMENTS files, in order, through lessons.runner) depends on the text of
-  its own files and on the syntax trees (not the comments) of every tinylm and lessons module it
-  imported, plus the Python, torch and numpy versions. The worker reports what it imported, so
-  the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
+- A lesson's run (its EXPERIMENTS files, in order, through coursekit.core.runner) depends on the text of
+  its own files (and of the data file binding their comments' numbers), on the syntax trees (not the
+  comments) of every tinylm and lessons module it imported, on the runner's code (the kit's, not
+  under lessons/) and on the Python, torch and numpy versions. The worker reports what it imported,
+  so the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
   lessons that import it; a prose edit reruns nothing. The runs are kept, sealed, a few per lesson,
   least recently used out (coursekit.core.store; digests: coursekit.core.digests).
 - Page blocks and inline bindings are cached under the run's key: a block by its code and the code
@@ -65,8 +66,6 @@ class Lesson:
     experiments: list[tuple[str, str]]
     time_limit: float = TIME_LIMIT
     output_limit: int = OUTPUT_LIMIT
-    input_changes: tuple = ()  # (file, old, new): how its inputs may vary (coursekit.core.variations)
-    check_changes: tuple = ()  # another such change, only for checking a proposal (scripts/bench_bind.py)
 
     @property
     def folder(self) -> str:
@@ -106,8 +105,6 @@ def _declaration(init: Path) -> Lesson | None:
         experiments=[tuple(e) for e in names["EXPERIMENTS"]],
         time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
         output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
-        input_changes=tuple(tuple(c) for c in names.get("INPUT_CHANGES", ())),
-        check_changes=tuple(tuple(c) for c in names.get("CHECK_CHANGES", ())),
     )
 
 
@@ -131,6 +128,16 @@ def versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             found[name] = "-"
     return found
+
+
+def runner_digest(root: Path) -> str:
+    """The runner's code as it behaves (coursekit.core.runner: how every experiment file runs and what
+    of its printing is kept): a run depends on it as on the lesson modules it imported. The one the
+    workers import: the tree's own kit when it has one (they start in the tree), else this one."""
+    from coursekit import KIT
+
+    path = root / "coursekit/core/runner.py"
+    return digests.kit_file(path if path.is_file() else KIT / "core/runner.py")
 
 
 @dataclass
@@ -338,6 +345,8 @@ class Build:
             record = self.store.read(path)
             if record.get("format") != FORMAT or record.get("versions") != self.versions:
                 continue
+            if record.get("runner") != runner_digest(self.root):
+                continue
             if record.get("experiments") != [list(e) for e in lesson.experiments]:
                 continue
             if any(digests.file_hash(self.root, rel, lesson) != h for rel, h in record["deps"].items()):
@@ -357,6 +366,10 @@ class Build:
         start = time.perf_counter()
         worker = Worker(self.root, lesson) if lesson.experiments else None  # nothing to run (SITE)
         files, deps, error = [], set(self._own_files(lesson)), None
+        if lesson.package:  # what its comments bind: its page's problems change with it (comment_problems)
+            from coursekit.core.comments import bindings_file
+
+            deps.add(bindings_file(lesson.folder))
         for name, title in lesson.experiments:
             path = f"{lesson.folder}/{name}.py"
             try:
@@ -371,11 +384,12 @@ class Build:
             files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
             deps.update(answer["deps"])
         dep_hashes = {rel: digests.file_hash(self.root, rel, lesson) for rel in sorted(deps)}
-        key = digests.sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT))
+        key = digests.sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT),
+                          runner_digest(self.root))
         run = Run(lesson, key, files, error, executed=True, seconds=time.perf_counter() - start)
         if error is None:
             self.store.record(lesson.package or SITE, key, {
-                "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments,
+                "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments, "runner": runner_digest(self.root),
                 "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
             if worker is not None:
                 self._prepare_page(run, worker)
@@ -416,7 +430,7 @@ class Build:
 
     def _prepare_page(self, run: Run, worker: Worker) -> None:
         """While the worker still holds the lesson, evaluate what its page will ask for (the bindings
-        in the lesson's own comments and docstrings, which comment_problems checks, and the page's)
+        what its data file binds its own comments and docstrings to, which comment_problems checks, and the page's)
         and run its blocks, in the page's order, into the caches the page reads: a page that asked
         for more would run the lesson again in a worker of its own, one page after another. What a
         page asks is the planner's to say (coursekit.extensions.checks.plan): the engine reads no page."""
@@ -425,7 +439,8 @@ class Build:
         if not run.lesson.package:
             return
         plan = self.planner(self.root, run.lesson) if self.planner is not None else None
-        exprs = comments.lesson_expressions(self.root, self._own_files(run.lesson)) + (plan.exprs if plan else [])
+        exprs = (comments.lesson_expressions(self.root, run.lesson.folder, self._own_files(run.lesson))
+                 + (plan.exprs if plan else []))
         try:
             if exprs:
                 self.evaluate(run.lesson.id, exprs, worker=worker, run=run)

@@ -1,6 +1,6 @@
 """Each lesson's notebook: its experiment files as cells, with the outputs of the build's own run.
 
-Nothing is executed for the notebook: the engine ran each file once (lessons.runner), and a cell
+Nothing is executed for the notebook: the engine ran each file once (coursekit.core.runner), and a cell
 holds that file and what it printed. The first cell makes `tinylm` and `lessons` importable from
 a checkout and keeps imported experiments quiet, so the downloaded notebook runs on its own, cell
 by cell, exactly as `python -m lessons.lNN` does. The same run gives the same bytes: no
@@ -21,7 +21,6 @@ import nbformat
 from coursekit import KIT
 from coursekit.core import stamps
 from coursekit.core.engine import Run
-from coursekit.core.guard import strip_annotations
 
 SETUP = '''\
 # 准备：从课程仓库（或它的子目录）启动 Jupyter，这一格让 tinylm 与 lessons 可以导入。
@@ -33,7 +32,7 @@ root = next((p for p in [here, *here.parents] if (p / "tinylm").is_dir()), None)
 if root is None:
     raise RuntimeError("找不到 tinylm/：请在课程仓库的目录里启动 Jupyter")
 sys.path.insert(0, str(root))
-from lessons import runner  # 也固定了打印格式，与页面一致
+from coursekit.core import runner  # 各讲共用的运行方式，与命令行、页面相同
 
 runner.quiet_imports()  # 从别的实验导入时，不再重复打印它们的输出'''
 
@@ -41,7 +40,6 @@ runner.quiet_imports()  # 从别的实验导入时，不再重复打印它们的
 def cell_code(text: str) -> tuple[str, str]:
     """(docstring, code) of an experiment file as a cell shows it: the docstring goes to the
     markdown cell above, and the page's section markers are left out (they are comments)."""
-    text = strip_annotations(text)  # a comment's bindings are the build's, not the reader's
     tree = ast.parse(text)
     doc = ast.get_docstring(tree) or ""
     doc = doc.split("：", 1)[-1] if re.match(r"\w+：", doc) else doc  # "attention_2d：…" names the file again

@@ -6,7 +6,7 @@ not computed: edit the data and it stays, wrong, on the page. This finds such nu
 code runs, in experiment files and page blocks alike.
 
 What reaches the page and the notebook is what the code writes to standard output, and only that:
-the worker runs each file and block under `redirect_stdout` (lessons.runner, coursekit.core.worker);
+the worker runs each file and block under `redirect_stdout` (coursekit.core.runner, coursekit.core.worker);
 standard error goes to the build's log. So these calls show:
 
 - `print(...)` (with no `file=`, or `file=sys.stdout`/`stdout`/`None`), `pprint`, `pp`,

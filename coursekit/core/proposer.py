@@ -216,7 +216,7 @@ def settle_ties(build: engine.Build, root: Path, lesson_id: str, chosen: list[Pr
             try:
                 after = variations.values(changed, lesson_id, exprs)
             except engine.LessonError as e:  # a change that breaks the lesson tells nothing apart
-                raise variations.ChangeError(f"{build.lessons[lesson_id].folder}/__init__.py: INPUT_CHANGES 改过之后，"
+                raise variations.ChangeError(f"{variations.variations_file(build.lessons[lesson_id].folder)}: input_changes 改过之后，"
                                              f"这一讲不能运行了（{e}）：改动要一起改它牵动的输入，让这一讲照样能跑") from e
         finally:
             changed.close()

@@ -7,7 +7,7 @@ socket per worker with the worker's settings; it forks, and the child serves tha
 
 Requests come over a multiprocessing connection, answers go back the same way:
 
-    ("run", name, title)  -> run one experiment file whole (lessons.runner.run_file)
+    ("run", name, title)  -> run one experiment file whole (coursekit.core.runner.run_file)
     ("eval", [expr, ...]) -> each expression's value, flattened to numbers, in the lesson namespace
     ("apply", function, argument) -> function(namespace, origin, argument), a function of the kit
                              over the lesson's values (origin: name -> its first experiment file)
@@ -106,7 +106,7 @@ def serve(conn, root: str, package: str, settings: dict, log_path: str) -> None:
     import torch
 
     torch.set_num_threads(1)  # same numbers on any machine; lessons run side by side on the cores
-    from lessons import runner
+    from coursekit.core import runner
 
     runner.quiet_imports()
     _refuse_writes(Path(root))
@@ -265,7 +265,7 @@ def _error(err: BaseException, root: str) -> dict:
     kind = type(err).__name__
     message = str(err)
     if isinstance(err, AssertionError):
-        from lessons.runner import check_message
+        from coursekit.core.runner import check_message
 
         message = check_message(err)  # its own message, or the assert's source: never a bare AssertionError
     elif isinstance(err, SystemExit):

@@ -189,8 +189,8 @@ def _include(state: PageState, text: str, path: str, first: int) -> str:
         fence = fence_of.get(i + 1)
         if m and fence is not None and fence.lang in ("python", "py") and not fence.executed:
             piece = _shown_source(state, m["spec"])  # a listing of a file: its comments are text a reader sees
-            if piece is not None:  # shown without the annotations binding its comments
-                out += [m["indent"] + s if s else s for s in guard.strip_annotations(piece).split("\n")]
+            if piece is not None:
+                out += [m["indent"] + s if s else s for s in piece.split("\n")]
                 i += 1
                 continue
         displayed = fence is not None and not fence.executed and fence.lang not in scan.CODE_LANGS

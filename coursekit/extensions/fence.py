@@ -139,14 +139,14 @@ def _failed(state, where: str, error: dict, headline: str = "代码块执行出�
 
 
 def sections(spec: str, root: Path) -> list[tuple[str, str, tuple[int, int]]]:
-    """[(path, code, (first line, last line))] for each `path:section` or `path` in spec; the code as
-    the reader sees it, without the annotations that bind its comments' numbers (coursekit.core.comments)."""
+    """[(path, code, (first line, last line))] for each `path:section` or `path` in spec: the code as
+    written (the numbers of its comments are bound in its lesson's data file, coursekit.core.comments)."""
     out = []
     for item in spec.split():
         path, _, name = item.partition(":")
         if not (root / path).is_file():
             raise FileNotFoundError(f"要展示的文件 {path} 不存在（删掉或改名了吗？）")
-        lines = guard.strip_annotations((root / path).read_text(encoding="utf-8")).split("\n")
+        lines = (root / path).read_text(encoding="utf-8").split("\n")
         if not name:
             out.append((path, "\n".join(lines).strip("\n"), (1, len(lines))))
             continue

@@ -3,7 +3,7 @@
 每个实验里的 assert 都是一次核对；任何一处不成立，就以非零状态退出。
 """
 
-from lessons.runner import main
+from coursekit.core.runner import main
 
 if __name__ == "__main__":
     main("lessons.l10")

@@ -8,9 +8,9 @@ listing 段就是页面上的第一份代码清单：导入、数据、手写的
 import math
 import torch
 
-# 三个位置{=x.shape[0]}各有两个坐标{=x.shape[1]}；这是构造数值，不预先指定中文语义。
+# 三个位置各有两个坐标；这是构造数值，不预先指定中文语义。
 x = torch.tensor([[1., 0.], [0., 1.], [1., 1.]])
-# 三组{示意}可训练投影参数：Q/K 在本例保留坐标，V 把第二坐标乘 2{=wv[1, 1]}。
+# 三组可训练投影参数：Q/K 在本例保留坐标，V 把第二坐标乘 2。
 wq = torch.eye(2, requires_grad=True)
 wk = torch.eye(2, requires_grad=True)
 wv = torch.tensor([[1., 0.], [0., 2.]], requires_grad=True)
@@ -22,7 +22,7 @@ def attention(q, k, v):
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
     # 每行在被读位置之间分配比例；这里尚未加掩码，允许读取全部位置。
     weights = torch.softmax(scores, dim=-1)
-    # [3,3]{=weights.shape} 比例乘 [3,2]{=v.shape} 内容，得到 [3,2]{=output.shape}；比例是本次算出的量，不是参数。
+    # [3,3] 比例乘 [3,2] 内容，得到 [3,2]；比例是本次算出的量，不是参数。
     return weights @ v, scores, weights
 
 output, scores, weights = attention(q, k, v)
@@ -41,6 +41,6 @@ print("每行之和：", weights.sum(dim=-1))
 print("输出 output（每个位置按比例汇总的 V）：")
 print(output)
 assert torch.allclose(first_output, output[0])
-# 三个查询{=q.shape[0]}各自一行，分别沿被读位置求和，不能把九项{=weights.numel()}一起归一化。
+# 三个查询各自一行，分别沿被读位置求和，不能把九项一起归一化。
 assert torch.allclose(weights.sum(dim=-1), torch.ones(3))
 # --8<-- [end:listing]

@@ -2,7 +2,6 @@
 
 import torch
 
-from lessons.l10 import WIDGET_CASES  # 正文的改数题，逐题列出（浏览器测试也逐题核对）
 from lessons.l10.attention_2d import k, output, q, v, weights
 from lessons.l10.intervention import changed_output, changed_v, changed_weights
 from lessons.show import num, vec

@@ -33,7 +33,7 @@ print("第 1 行的指数：", vec(masked_stages.exps[1]), " 行和", num(masked
 
 # --8<-- [start:zero]
 # 换别的“挡住”办法比一比。
-zero_scores = scores.masked_fill(~mask, 0.)  # 被挡的分数不换成 −∞{=masked.scores[0, 1]}，只是清零：它的指数不会消失，照样分到比例
+zero_scores = scores.masked_fill(~mask, 0.)  # 被挡的分数不换成 −∞，只是清零：它的指数不会消失，照样分到比例
 zero_score_weights = torch.softmax(zero_scores, dim=-1)
 cut_weights = weights * mask  # Softmax 之后再把被挡的比例清零：有格子被挡的行不再归一化
 print(f"被挡的分数改成 {num(zero_scores[0, 1])}，第 0 行的比例：", vec(zero_score_weights[0]))

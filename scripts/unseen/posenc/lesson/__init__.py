@@ -9,18 +9,3 @@ EXPERIMENTS = [
 ]
 
 TIME_LIMIT = 60
-
-INPUT_CHANGES = [
-    ("lessons/lNN/order.py", "x = torch.tensor([[1., 0., 1., 0.],   # “红”",
-     "x = torch.tensor([[1., 0., 1., 0., 2., 1.],   # “红”"),
-    ("lessons/lNN/order.py", "                  [0., 2., 0., 1.],   # “黄”\n                  [1., 1., 0., 2.]])  # “蓝”",
-     "                  [0., 2., 0., 1., 1., 0.],   # “黄”\n                  [1., 1., 0., 2., 0., 1.],\n"
-     "                  [2., 0., 1., 1., 1., 1.]])"),
-    ("lessons/lNN/table.py", "base = 10000.0", "base = 1000.0"),
-]
-CHECK_CHANGES = [
-    ("lessons/lNN/order.py", "                  [1., 1., 0., 2.]])  # “蓝”",
-     "                  [1., 1., 0., 2.],\n                  [0., 1., 1., 1.],\n                  [2., 1., 0., 0.]])"),
-    ("lessons/lNN/table.py", "base = 10000.0", "base = 400.0"),
-    ("lessons/lNN/relation.py", "small_base = 100.0", "small_base = 25.0"),
-]

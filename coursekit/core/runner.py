@@ -4,6 +4,8 @@
 - 运行时逐条执行文件的顶层语句，并记下每条语句打印了什么；页面按文件里标出的段落取用这些打印。
 - 实验文件可以像平常一样从别的实验导入（from lessons.l10.attention_2d import q）：
   已经运行过的直接拿来用；没运行过的（比如前几讲的）安静地运行一次，不打印。
+
+这个文件属于构建工具（coursekit），不属于哪一讲：每讲的 __main__.py、构建时的工作进程和笔记本的第一格都从这里导入。
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENT = re.compile(r"lessons\.l\d+\.\w+")
 OUTPUT_LIMIT = 100_000  # 一个文件（或页面上一个代码块）最多打印这么多字符
 
@@ -128,7 +129,7 @@ def run_file(package: str, name: str, title: str = "", *, limit: int = OUTPUT_LI
     path = Path(spec.origin)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module  # 后面的实验 import 它时，拿到的就是这一次运行的结果
-    run = FileRun(module_name, _shown(path), title)
+    run = FileRun(module_name, _shown(path, module_name), title)
     capture = Capture(limit, echo)
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     with redirect_stdout(capture):
@@ -181,11 +182,10 @@ def quiet_imports() -> None:
         sys.meta_path.insert(0, _QuietExperiments())
 
 
-def _shown(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return path.as_posix()
+def _shown(path: Path, module: str) -> str:
+    """The file as the course names it, from the folder its top package sits in: lessons/l10/x.py."""
+    path = path.resolve()
+    return path.relative_to(path.parents[module.count(".")]).as_posix()
 
 
 def check_message(err: AssertionError) -> str:
@@ -222,13 +222,13 @@ def _assertion(lines: list[str], line: int) -> str:
 
 
 @contextmanager
-def _reported(run_path: str):
+def _reported(run_path: str, origin: Path):
     """核对（assert）失败时指出文件和行，说出核对的是什么，以非零状态退出。"""
     try:
         yield
     except AssertionError as err:
         tb = sys.exc_info()[2]
-        line = next((f.tb_lineno for f in _frames(tb) if _shown(Path(f.tb_frame.f_code.co_filename)) == run_path), "?")
+        line = next((f.tb_lineno for f in _frames(tb) if Path(f.tb_frame.f_code.co_filename).resolve() == origin), "?")
         message = check_message(err)
         print(f"核对失败：{run_path}:{line}{'：' + message if message else ''}", file=sys.stderr)
         sys.exit(1)
@@ -246,6 +246,7 @@ def main(package: str, argv: list[str] | None = None) -> None:
     for name, title in experiments(package):
         path = f"{package.replace('.', '/')}/{name}.py"
         print(f"\n== {path}：{title} ==")
-        with _reported(path):
+        spec = importlib.util.find_spec(f"{package}.{name}")
+        with _reported(path, Path(spec.origin).resolve() if spec and spec.origin else Path(path).resolve()):
             run_file(package, name, title, echo=sys.stdout, limit=sys.maxsize)
     print("\n全部核对通过。")
