@@ -16,19 +16,30 @@ compares what it wrote with what the author wrote, number by number:
 - left: still unbound, with candidates (a tie, or a place where --bind may not write) or without;
 and the seconds --bind took (it runs the lesson in the copy, no cache).
 
-Measured on a 2-core machine:
+Measured on a 2-core machine, side by side in one session (issue 35: which rank may settle a tie):
 
-| 讲 | 作者绑定的数 | 同一表达式 | 另一表达式：一起变 / 都没变（未检验） / 变得不同 | 重新绑定 | 未绑定：有候选 / 无候选 | 其他问题 | --bind 秒 |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-| 10 | 190 | 120 | 34 / 1 / 0 | 155（82%） | 28 / 6 | 0 | 23.8 |
-| 11 | 172 | 104 | 26 / 10 / 0 | 140（81%） | 22 / 6 | 0 | 22.5 |
+| rule | 讲 | 同一表达式 | 另一表达式：一起变 / 都没变（未检验） / 变得不同 | 重新绑定 | 未绑定：有候选 / 无候选 |
+| --- | --- | ---: | ---: | ---: | ---: |
+| any better rank (before) | 10 | 120 | 34 / 1 / 0 | 155（82%） | 28 / 6 |
+| any better rank (before) | 11 | 104 | 26 / 10 / 0 | 140（81%） | 22 / 6 |
+| never (every agreeing name ties) | 10 | 88 | 18 / 1 / 0 | 107（56%） | 75 / 7 |
+| never (every agreeing name ties) | 11 | 86 | 23 / 0 / 0 | 109（63%） | 54 / 6 |
+| a name the text names over one it does not (landed) | 10 | 94 | 30 / 1 / 0 | 125（66%） | 56 / 8 |
+| a name the text names over one it does not (landed) | 11 | 92 | 25 / 7 / 0 | 124（72%） | 39 / 6 |
+| the text's nearer name over its farther one too | 10 | 95 | 30 / 1 / 0 | 126（66%） | 55 / 8 |
+| the text's nearer name over its farther one too | 11 | 97 | 24 / 8 / **1** | 130（76%） | 34 / 5 |
+
+Both lessons had 190 and 172 bound numbers. The rule before let nearness in code settle a tie; on a
+lesson written after it (scripts/unseen/posenc) it wrote 5 wrong bindings (bench_unseen.py). The
+landed rule writes none there and none here; recall falls below the earlier 80% goal, by design: the
+rest are ties listed for the author. The last row wrote one wrong binding (lesson 11's 两个位置 to
+`masked_stages.output.shape[1]`), so it was not landed.
 
 Before the ranking rules of 如何写一讲 (same bench, both changes): 75 (39%) and 87 (51%), one wrong
 ("每行不再和为 1" bound to a row sum of the outputs); before the rules on rows, products and
 side-by-side matrices, 142 (75%) and 102 (59%); before 平均, 位置 4、5 合计 and the rules after
 them, 154 (81%) and 113 (66%); before 四分之一 as a share, the positions a sentence lists, 各/全为
-and the rules after them, 155 (82%) and 124 (72%). The issue's goal (80% of each lesson rebound,
-none to a quantity that moves differently) is met for both lessons; none comes apart. What is left
+and the rules after them, 155 (82%) and 124 (72%). What is left
 is mostly ties the kit refuses to guess: lesson 11's blocked cells are 0 in several tables at once
 (`masked.weights[~mask]`, `masked_stages.exps[~mask]`) and its rows sum to 1 in all of them, its
 example is symmetric (`mask[0, 0]` = `mask[1, 0]`), and the corpus's four names are also the four

@@ -194,3 +194,19 @@ def test_an_example_mark_on_a_number_the_lesson_surely_computes_is_questioned(si
     assert message.startswith("5.0562 标了 {示意}，可本讲的代码正好算出它：{=total}"), message
     convert(site, "99-t.md", "比如等上 7.5 秒{示意}。\n")  # no value of the lesson: an example, as marked
     assert not engine.current.problems.get("docs/lessons/99-t.md")
+
+
+def test_a_static_svg_the_page_shows_is_read_for_the_numbers_its_text_states(site):
+    (site / "docs/lessons/fig.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><text x="1" y="2">k₁ 约 0.1987</text><text>位置 0</text></svg>',
+        encoding="utf-8")
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", "正文。\n\n![读取比例](fig.svg)\n")
+    [problem] = engine.current.problems["docs/lessons/99-t.md"]
+    assert problem.format().startswith("docs/lessons/99-t.md:3: 图 fig.svg 里写着 0.1987（「k₁ 约 0.1987」）"), problem.format()
+    (site / "docs/lessons/fig.svg").write_text('<svg><!-- 示意 --><text>0.1987</text></svg>', encoding="utf-8")
+    convert(site, "99-t.md", "正文。\n\n![读取比例](fig.svg)\n\n`![x](gone.svg)` 是写法。\n")  # marked; in code: not drawn
+    assert not engine.current.problems.get("docs/lessons/99-t.md")
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", "![x](missing.svg)\n")
+    assert "读不出来" in engine.current.problems["docs/lessons/99-t.md"][0].message

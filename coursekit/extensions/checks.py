@@ -14,6 +14,7 @@ served page or stop the build; with no hooks in charge it raises, so any builder
 from __future__ import annotations
 
 import functools
+import html
 import logging
 import re
 from collections.abc import Callable
@@ -137,6 +138,7 @@ class GuardPreprocessor(Preprocessor):
                     _lesson_failed(state, err, path, text, first)
         out = _check(state, path, text, first)
         state.problems += paste_problems(root, path, text, first, shows_by_default=not lesson_id)
+        state.problems += figure_problems(root, path, text, first)
         widgets.prepare(state, out)  # what the page's widgets show is bound like its numbers
         if fm:
             title = re.search(r"^title:[ \t]*(.*)$", fm, re.M)
@@ -144,6 +146,45 @@ class GuardPreprocessor(Preprocessor):
                 line = 2 + fm.count("\n", 0, title.start())
                 _check(state, path, title.group(1), line, strip=False)
         return out.split("\n")
+
+
+FIGURE = re.compile(r"""!\[[^\]]*\]\(\s*<?([^)\s>]+\.svg)>?|<img\b[^>]*\bsrc=["']([^"']+\.svg)["']""", re.I)
+SVG_TEXT = re.compile(r"<(text|title|desc|tspan)\b[^>]*>(.*?)</\1\s*>", re.S | re.I)
+SVG_EXAMPLE = "<!-- 示意 -->"  # a static figure whose numbers are all examples says so once
+
+
+def figure_problems(root: Path, path: str, text: str, first: int) -> list[guard.Problem]:
+    """The numbers a static SVG the page shows states in its text: a reader reads them like the
+    prose, and no code computes them. A figure drawn by an executed block comes from code; a static
+    one marked SVG_EXAMPLE holds examples only; a figure that can't be read fails at the page's line."""
+    found = []
+    code = [(m.start(), m.end()) for m in scan.INLINE_CODE.finditer(text)]
+    starts = scan.line_starts(text)
+    code += [(starts[f.start - 1], starts[f.end - 1] if f.end - 1 < len(starts) else len(text)) for f in scan.fences(text)]
+    for m in FIGURE.finditer(text):
+        src = m.group(1) or m.group(2)
+        if any(a <= m.start() < b for a, b in code):
+            continue  # written in code: shown, not drawn
+        if re.match(r"[a-z]+:", src):
+            continue  # another host: refused elsewhere (nothing loads from other hosts)
+        line = first + text.count("\n", 0, m.start())
+        figure = (root / path).parent / src
+        try:
+            svg = figure.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as err:
+            found.append(guard.Problem(path, line, f"图 {src} 读不出来（{err.__class__.__name__}）：构建核对不了它里面的数"))
+            continue
+        if SVG_EXAMPLE in svg:
+            continue
+        for piece in SVG_TEXT.finditer(svg):
+            words = html.unescape(re.sub(r"<[^>]+>", "", piece.group(2)))
+            stated = [t.text for t in guard.claims(words)]
+            if stated:
+                found.append(guard.Problem(
+                    path, line, f"图 {src} 里写着 {'、'.join(stated)}（「{words.strip()[:40]}」）：静态图里的数没有代码核对；"
+                    f"让执行的代码块画出这张图（打印 SVG），数从代码来；图里的数都只是示意，就在 SVG 里写一行 {SVG_EXAMPLE}",
+                    stated[0]))
+    return found
 
 
 def _check(state: PageState, path: str, text: str, first: int, strip: bool = True) -> str:
