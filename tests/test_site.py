@@ -117,3 +117,13 @@ def test_the_readme_gives_the_same_commands_as_the_setup_page():
 def test_the_home_page_title_is_the_site_name_once(built_site):
     soup = BeautifulSoup((built_site / "index.html").read_text(encoding="utf-8"), "html.parser")
     assert soup.title.get_text() == "手写小模型，看懂大模型"
+
+
+def test_no_list_item_is_swallowed_into_the_paragraph_before_it(built_site):
+    """A `- ` line right after a list item's second paragraph joins that paragraph (Python-Markdown's
+    lazy continuation): the reader sees "。 - 每一页都查" instead of a new item."""
+    for path in pages(built_site):
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        swallowed = [p.get_text()[:60] for p in soup.select("article p")
+                     if re.search(r"[。：；）)]\s+[-*+]\s+\S", p.get_text())]
+        assert swallowed == [], (path, swallowed)
