@@ -26,10 +26,13 @@ Measured on a 2-core machine, side by side in one session (issue 35: which rank 
 | never (every agreeing name ties) | 11 | 86 | 23 / 0 / 0 | 109（63%） | 54 / 6 |
 | a name the text names over one it does not (landed) | 10 | 94 | 30 / 1 / 0 | 125（66%） | 56 / 8 |
 | a name the text names over one it does not (landed) | 11 | 92 | 25 / 7 / 0 | 124（72%） | 39 / 6 |
+| landed, and a function's argument binds a name only (sin 1) | 10 | 93 | 30 / 1 / 0 | 124（66%，of 189） | 56 / 8 |
+| landed, and a function's argument binds a name only (sin 1) | 11 | 92 | 25 / 7 / 0 | 124（72%） | 38 / 7 |
 | the text's nearer name over its farther one too | 10 | 95 | 30 / 1 / 0 | 126（66%） | 55 / 8 |
 | the text's nearer name over its farther one too | 11 | 97 | 24 / 8 / **1** | 130（76%） | 34 / 5 |
 
-Both lessons had 190 and 172 bound numbers. The rule before let nearness in code settle a tie; on a
+Both lessons had 190 and 172 bound numbers (189 in the last run: lesson 10's heading 两道改数题 is an
+example now, its count of the exercises no longer a test setting). The rule before let nearness in code settle a tie; on a
 lesson written after it (scripts/unseen/posenc) it wrote 5 wrong bindings (bench_unseen.py). The
 landed rule writes none there and none here; recall falls below the earlier 80% goal, by design: the
 rest are ties listed for the author. The last row wrote one wrong binding (lesson 11's 两个位置 to

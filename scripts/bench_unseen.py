@@ -26,13 +26,18 @@ posenc after them, by an author who read only the README and 如何写一讲, an
 | a name the text names over one it does not (landed) | layernorm | 39 | 20 | 5 / 0 / 0 | 25（64%） | 14 / 0 |
 | a name the text names over one it does not (landed) | posenc | 56 | 17 | 0 / 5 / 0 | 22（39%） | 27 / 3 |
 | a name the text names over one it does not (landed) | temperature | 20 | 7 | 0 / 0 / 0 | 7（35%） | 10 / 3 |
+| and a function's argument binds a name only (landed) | layernorm | 39 | 20 | 5 / 0 / 0 | 25（64%） | 14 / 0 |
+| and a function's argument binds a name only (landed) | posenc | 56 | 17 | 0 / 3 / 0 | 20（36%） | 28 / 4 |
+| and a function's argument binds a name only (landed) | temperature | 20 | 7 | 0 / 0 / 0 | 7（35%） | 10 / 3 |
 
 The five wrong bindings before: posenc's 0.01 (a frequency) to `pe[1, 2]` (sin 0.01, equal at two
-places) and a vector to `h_flipped[2]` that is `red_last` only in this example. With the landed rule
+places) and a vector to `h_flipped[2]` that is `red_last` only in this example. With the tie rule
 none comes apart, but of posenc's five untested ("都没变": no declared change moves either) three
-bind a 1 to `pe[0, 1]` (cos 0) where the author meant `freq[0]` or a sum of squares: other
-quantities that are 1 under every change, so no change can tell them apart, and the bench can't
-call them wrong. They are the known limit of telling quantities apart by changing inputs.
+bound a 1 to `pe[0, 1]` (cos 0) where the author meant `freq[0]` (the angle of sin 1) or a sum of
+squares: other quantities that are 1 under every change, which no change can tell apart. A number
+the text gives a function (sin 1, ln(4)) now binds a name only, never a cell that holds it: two of
+the three are gone. Left: 每一对的 sin² 加 cos² 都是 1 bound to `pe[0, 1]` (the author: the sum of
+squares); the other two untested are the author's own cells, bound as part of a pair.
 """
 
 from __future__ import annotations

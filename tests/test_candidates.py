@@ -684,3 +684,14 @@ def test_a_count_of_dao_counts_questions_and_a_subscripted_name_is_its_rows_tabl
     scope = {"zero_q2": torch.tensor([[1., 0.], [0., 1.], [0., 0.]]), "masked_change": torch.zeros(3, 2)}
     # the row q₂ names first; 掩码 names masked_change, whose rows are [0, 0] too: a tie
     assert _proposals("加上掩码，只把 q₂ 改成 [0, 0]。\n", scope)["0 0"] == ("zero_q2[2]", "tie")
+
+
+def test_a_number_the_text_gives_a_function_binds_a_name_never_a_cell_that_holds_it():
+    [q, _] = _queries("位置 1 的第 0 维是 sin 1 ≈ 0.8415。\n")[-2:]
+    assert q.argument and q.written == ("1",)
+    scope = {"pe": torch.tensor([[0., 1.], [0.8415, 0.5403]]), "angle": 1.0}
+    assert candidates.answer(q, {"pe": scope["pe"]}, {})[0] == []  # cos 0 = 1 is a cell, not the angle
+    assert candidates.answer(q, scope, {})[0] == ["angle"]
+    [q] = [x for x in _queries("每行的和是 1。\n")]
+    assert not q.argument
+    assert not _queries("最后 loss 0.4012。\n")[0].argument and _queries("ln(4) ≈ 1.3863。\n")[0].argument

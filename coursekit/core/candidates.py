@@ -251,7 +251,8 @@ class Query:
     of the sum of some positions' cells (`span`: the first and last), of a shape (`shaped`); the
     positions its sentence lists (`listed`); whether each cell has the value (`each`; `each_row`: of
     the row it names); whether a count counts what a mask lets be read (`readable`); whether one
-    number is a difference or a ratio (`derived`) or a function of a written number (`of_written`);
+    number is a difference or a ratio (`derived`), a function of a written number (`of_written`) or
+    the argument the text gives a function (`argument`: sin 1, ln 4, exp(0));
     the rows a written dot product names (`dot`), the row a vector is said to be (`row`) or is row
     `index` of some table; which axis a count of 行 or 列 measures (`along`); the names of matrices
     shown side by side (`side_by_side`)."""
@@ -272,6 +273,7 @@ class Query:
     readable: bool = False
     derived: bool = False
     of_written: bool = False
+    argument: bool = False  # one number the text writes as a function's argument: sin 1, ln(4), √2
     dot: tuple[str, ...] = ()
     row: str = ""
     index: str = ""
@@ -384,6 +386,9 @@ NARROWING = (
     (lambda q, asks, found: asks.row is not None and any(_of_the_row(asks, r, e) for r, e in found), _of_the_row),
     (lambda q, asks, found: q.shaped, _a_shape),
     (lambda q, asks, found: q.derived, _a_name),
+    # sin 1, ln 4: the text's own input to a function is a name the code gives it, or nothing; a cell
+    # that happens to hold the same value (cos 0 = 1 in a table of sines) is another quantity
+    (lambda q, asks, found: q.argument, _a_name),
     (lambda q, asks, found: q.summed and len(q.written) == 1 and not q.count, _a_sum),
 )
 

@@ -48,6 +48,7 @@ class Lexicon:
     products: tuple[str, ...]
     software: tuple[str, ...]
     package_families: tuple[str, ...]  # how a package's name starts or ends: mkdocs-…, …-extensions
+    functions: tuple[str, ...]  # written without parentheses: sin 1, ln 4
     terms: tuple[Term, ...] = ()
     clause_terms: tuple[Term, ...] = ()
     counted: tuple[Term, ...] = ()
@@ -126,7 +127,7 @@ def _terms(path: Path, text: str, table) -> tuple[Term, ...]:
 
 
 KNOWN = {"measure", "words", "terms", "clause_terms", "counted", "measured", "owned", "cues"}
-WORDS = {"labels", "references", "word_starts", "package_families", "idioms", "products", "software", "not_terms",
+WORDS = {"labels", "references", "word_starts", "package_families", "functions", "idioms", "products", "software", "not_terms",
          "readable"}
 
 

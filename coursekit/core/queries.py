@@ -24,6 +24,9 @@ RATIO = re.compile(rf"\s*(?:{WORDS.cue('ratio')})")
 # A function of a number the text writes (exp(0) = 1): the text computes it itself, no table holds it.
 OF_WRITTEN = re.compile(r"[A-Za-z]\w*\(\s*[−\-+]?(?:\d[\d.]*|∞)\s*\)\s*[=≈]\s*$")
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+# A function the text applies to the number right after it: exp(0), ln(4) (a name, then a parenthesis),
+# sin 1, ln 4, √2 (one of the lexicon's functions).
+ARGUMENT = re.compile(rf"(?:(?<![A-Za-z_])[A-Za-z]{{2,}}[ \t]*[(（]|(?<![A-Za-z_])(?:{lexicon.alternation(WORDS.functions)}))[ \t]*$")
 AVERAGE = re.compile(WORDS.cue("average"))
 SHAPE = re.compile(WORDS.cue("shape"))
 EACH = re.compile(WORDS.cue("each"))  # 各约 0.3333, 分数全为 0: every cell has the value
@@ -105,7 +108,8 @@ def query(found: guard.Scan, run: list, names: dict, near: dict) -> candidates.Q
         listed=tuple(_listed(text, first)), each=bool(EACH.search(clause)),
         each_row=int(each_row.group(1)) if each_row else None, shaped=bool(SHAPE.search(sentence)),
         derived=len(run) == 1 and not count and bool(DIFFERENCE.search(clause) or RATIO.match(text[first.end :])),
-        of_written=bool(OF_WRITTEN.search(clause)), along=along, **_rows_named(line, clause, len(run)))
+        of_written=bool(OF_WRITTEN.search(clause)), along=along, **_rows_named(line, clause, len(run)),
+        argument=len(run) == 1 and bool(ARGUMENT.search(line)))
 
 
 def _clause_stems(clause: str) -> set[str]:
