@@ -161,7 +161,7 @@ def offer(p: Proposal) -> str:
     if p.why_not in WRITTEN:
         where = f"（写在 {p.tokens[-1].text} 后面，绑定这 {len(p.tokens)} 个数）" if len(p.tokens) > 1 else ""
         return f"；写 {{={p.exprs[0]}}} 绑定？{where}"
-    why = {"tie": "并列，要自己选", "far": "这样的数很常见，可能只是巧合", "unnamed": "这里数的东西在代码里没有同名的量"}
+    why = {"tie": "并列：几个量今天碰巧同值，说的可能是其中一个，也可能都不是", "far": "这样的数很常见，可能只是巧合", "unnamed": "这里数的东西在代码里没有同名的量"}
     return "；候选：" + "、".join(f"{{={e}}}" for e in p.exprs) + f"（{why.get(p.why_not, p.why_not)}）"
 
 
