@@ -28,11 +28,11 @@ class Proposal:
         return [t.text for t in self.tokens]
 
 
-def proposals(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) -> list[Proposal]:
+def proposals(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan, tiers=None) -> list[Proposal]:
     """A proposal for each run of unbound numbers of a scanned, bound piece of Markdown that binds to
     the lesson `lesson_id`; a run of several numbers that no single value matches is also tried
-    number by number."""
-    tiers = queries.nearby(root, found)
+    number by number. `tiers`: queries.nearby(root, found), when the caller has it."""
+    tiers = tiers or queries.nearby(root, found)
     runs = [(run, {**tiers(run[0])[0], **dict.fromkeys(names, 0)}, tiers(run[0])[1])
             for run, names in guard.unbound_runs(found)]
     answers = _ask(build, lesson_id, [queries.query(found, run, names, near) for run, names, near in runs])
@@ -169,26 +169,25 @@ def hint(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) -> 
     """Add to each unbound-number problem of `found` its proposal (offer), when it has one; and
     question each number marked {示意} that the lesson surely computes (questioned)."""
     by_start = {p.at: p for p in found.problems if p.at >= 0}
-    for proposal in proposals(build, root, lesson_id, found) if found.unbound else []:
+    tiers = queries.nearby(root, found)  # what the page names where: read once for both
+    for proposal in proposals(build, root, lesson_id, found, tiers) if found.unbound else []:
         problem = by_start.get(proposal.tokens[0].start)
         if problem is not None:
             problem.message += offer(proposal)
-    found.problems += questioned(build, root, lesson_id, found)
+    found.problems += questioned(build, lesson_id, found, tiers)
     found.problems.sort(key=lambda p: p.line)
 
 
-def questioned(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) -> list[guard.Problem]:
+def questioned(build: engine.Build, lesson_id: str, found: guard.Scan, tiers) -> list[guard.Problem]:
     """A problem for each run marked {示意} whose one sure candidate is a value of the lesson: an
     example is a number no code computes, and {示意} on a computed one is a door no check guards.
     Only for runs a coincidence can't match (not candidates.weak: 这三行{示意} of code, the 2 of √2,
-    agree with some size or cell by chance; 0.4011 does not)."""
-    if not found.examples:
-        return []
-    tiers = queries.nearby(root, found)
-    asked = [queries.query(found, run, *tiers(run[0])) for run in found.examples]
+    agree with some size or cell by chance; 0.4011 does not), so only those are asked."""
+    runs = [run for run in found.examples if not candidates.weak([t.text for t in run])]
+    asked = [queries.query(found, run, *tiers(run[0])) for run in runs]
     out = []
-    for run, (got, why) in zip(found.examples, _ask(build, lesson_id, asked)):
-        if got and why[0] in candidates.SURE and not candidates.weak([t.text for t in run]):
+    for run, (got, why) in zip(runs, _ask(build, lesson_id, asked)):
+        if got and why[0] in candidates.SURE:
             written = "、".join(t.text for t in run)
             out.append(guard.Problem(
                 found.path, found.line(run[0].start),
