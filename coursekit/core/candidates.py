@@ -70,8 +70,8 @@ ROW0 = -1  # the kind of the row a text names by its index (a₀=[…]), before 
 # Words that contain a term without meaning it (数值 is no 值), and terms whose word after another
 # term belongs to that one (the 值 of 指数值): both from the glossary.
 NOT_TERMS = re.compile(lexicon.alternation(lexicon.LEXICON.not_terms) or "(?!)")
-TERM_VALUES = re.compile("|".join(f"(?:{'|'.join(f'(?<={re.escape(o)})' for o in owners)}){re.escape(term)}"
-                                  for term, owners in lexicon.LEXICON.owned) or "(?!)")
+TERM_VALUES = re.compile("|".join(f"(?:{'|'.join(f'(?<={re.escape(o)})' for o in t.stems)}){re.escape(t.word)}"
+                                  for t in lexicon.LEXICON.owned) or "(?!)")
 
 def stems(text: str, terms: dict = TERMS) -> set[str]:
     """The name stems the course's terms in `text` stand for."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 LANGUAGE = Path(__file__).with_name("language.toml")
@@ -56,7 +56,7 @@ class Lexicon:
     not_terms: tuple[str, ...] = ()
     readable: tuple[str, ...] = ()  # words of a count of what a mask lets be read (三个可读位置)
     cues: tuple[Term, ...] = ()  # what the words around a number say it is: a sum, every row, …
-    owned: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a term after these words is theirs: 指数值
+    owned: tuple[Term, ...] = ()  # a term (word) after these words (stems) is theirs: 指数值
 
     def counters(self) -> str:
         """Every measure word as one alternation, longest first (位置 before 位)."""
@@ -126,14 +126,15 @@ def _terms(path: Path, text: str, table) -> tuple[Term, ...]:
     return tuple(Term(word, _strings(path, text, word, stems)) for word, stems in table.items())
 
 
-KNOWN = {"measure", "words", "terms", "clause_terms", "counted", "measured", "owned", "cues"}
+TABLES = ("terms", "clause_terms", "counted", "cues", "owned")  # tables of word = [words]
+KNOWN = {"measure", "words", "measured", *TABLES}
 WORDS = {"labels", "references", "word_starts", "package_families", "functions", "idioms", "products", "software", "not_terms",
          "readable"}
 
 
 def load(language: Path = LANGUAGE, glossary: Path = GLOSSARY) -> Lexicon:
     """The general language and the course's glossary, merged (a glossary only adds words)."""
-    parts: dict[str, list] = {k: [] for k in ("measures", *WORDS, "terms", "clause_terms", "counted", "measured", "owned", "cues")}
+    parts: dict[str, list] = {f.name: [] for f in fields(Lexicon)}
     for path in (language, glossary):
         data, text = _read(path)
         for key in data:
@@ -150,13 +151,12 @@ def load(language: Path = LANGUAGE, glossary: Path = GLOSSARY) -> Lexicon:
             if key not in WORDS:
                 raise LexiconError(f"{path}:{_line(text, key)}: unknown list {key}; known: {', '.join(sorted(WORDS))}")
             parts[key].extend(_strings(path, text, key, value))
-        for field in ("terms", "clause_terms", "counted", "cues"):
-            parts[field].extend(_terms(path, text, data.get(field, {})))
+        for table in TABLES:
+            parts[table].extend(_terms(path, text, data.get(table, {})))
         for word, thing in data.get("measured", {}).items():
             if not isinstance(thing, str):
                 raise LexiconError(f"{path}:{_line(text, word)}: {word} must name one thing, not {thing!r}")
             parts["measured"].append((word, thing))
-        parts["owned"].extend((t.word, t.stems) for t in _terms(path, text, data.get("owned", {})))
     return Lexicon(**{k: tuple(v) for k, v in parts.items()})
 
 
