@@ -240,8 +240,7 @@ def unescaped(text: str, shown: str) -> tuple[str, list[int]]:
     offset in `text`."""
     if "\\" not in shown:
         return shown, list(range(len(shown) + 1))
-    starts = line_starts(text)
-    literal = [(starts[f.start - 1], starts[f.end - 1] if f.end - 1 < len(starts) else len(text)) for f in fences(text)]
+    literal = fence_spans(text)
     out, where, i = [], [], 0
     while i < len(shown):
         if (shown[i] == "\\" and i + 1 < len(shown) and shown[i + 1] == text[i + 1] in ESCAPABLE
@@ -283,13 +282,16 @@ def as_read(text: str, shown: str, where: list[int]) -> tuple[str, list[int], li
     return "".join(out), at + [where[len(shown)]], until
 
 
+def fence_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) in `text` of each fenced block, from its opening line to the start of its closing one."""
+    starts = line_starts(text)
+    return [(starts[f.start - 1], starts[f.end - 1] if f.end - 1 < len(starts) else len(text)) for f in fences(text)]
+
+
 def segments(text: str):
     """offset -> the paragraph or displayed block it belongs to (annotations bind within one)."""
     bounds = [m.end() for m in re.finditer(r"\n[ \t]*\n", text)]
-    for f in fences(text):
-        starts = line_starts(text)
-        a = starts[f.start - 1]
-        b = starts[f.end - 1] if f.end - 1 < len(starts) else len(text)
+    for a, b in fence_spans(text):
         bounds = [x for x in bounds if not a < x < b] + [a, b]
     bounds.sort()
     return lambda offset: bisect_right(bounds, offset)

@@ -158,9 +158,7 @@ def figure_problems(root: Path, path: str, text: str, first: int) -> list[guard.
     prose, and no code computes them. A figure drawn by an executed block comes from code; a static
     one marked SVG_EXAMPLE holds examples only; a figure that can't be read fails at the page's line."""
     found = []
-    code = [(m.start(), m.end()) for m in scan.INLINE_CODE.finditer(text)]
-    starts = scan.line_starts(text)
-    code += [(starts[f.start - 1], starts[f.end - 1] if f.end - 1 < len(starts) else len(text)) for f in scan.fences(text)]
+    code = [(m.start(), m.end()) for m in scan.INLINE_CODE.finditer(text)] + scan.fence_spans(text)
     for m in FIGURE.finditer(text):
         src = m.group(1) or m.group(2)
         if any(a <= m.start() < b for a, b in code):
