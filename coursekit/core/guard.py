@@ -122,15 +122,11 @@ NON_CLAIMS = [
 
 def _exempt(words: lexicon.Lexicon) -> tuple[re.Pattern, ...]:
     """The non-claims' patterns, their placeholders filled from `words`."""
-    lists = {"software": words.software, "products": words.products, "families": words.package_families,
-             "idioms": words.idioms}
-    found = []
-    for entry in NON_CLAIMS:
-        for pattern in entry.patterns:
-            for name, items in lists.items():
-                pattern = pattern.replace(f"<{name}>", lexicon.alternation(items))
-            found.append(re.compile(pattern.replace("<references>", words.nouns(words.references)), re.M))
-    return tuple(found)
+    filled = {"<software>": lexicon.alternation(words.software), "<products>": lexicon.alternation(words.products),
+              "<families>": lexicon.alternation(words.package_families), "<idioms>": lexicon.alternation(words.idioms),
+              "<references>": words.nouns(words.references)}
+    return tuple(re.compile(re.sub("|".join(filled), lambda m: filled[m.group(0)], pattern), re.M)
+                 for entry in NON_CLAIMS for pattern in entry.patterns)
 
 
 EXEMPT = _exempt(WORDS)
