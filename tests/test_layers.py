@@ -255,3 +255,24 @@ def test_a_fast_test_is_refused_a_build_a_serve_or_a_lesson_however_it_is_starte
 
 def test_a_fast_test_may_start_other_processes():
     assert subprocess.run([sys.executable, "-c", "print('lessons/l97 不是一讲的命令')"], capture_output=True).returncode == 0
+
+
+def _direct_parses(folder: Path) -> list[str]:
+    """Each `ast.parse(...)` call of the kit outside coursekit/core/syntax.py, as path:line."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        if path.name == "syntax.py" and path.parent.name == "core":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            func = node.func if isinstance(node, ast.Call) else None
+            if isinstance(func, ast.Attribute) and func.attr == "parse" and getattr(func.value, "id", "") == "ast":
+                found.append(f"{path.relative_to(folder.parent)}:{node.lineno}")
+    return found
+
+
+def test_the_kit_parses_python_only_through_its_one_locked_door(tmp_path):
+    """Two threads in ast.parse at once can fail in CPython 3.11 (coursekit/core/syntax.py)."""
+    assert _direct_parses(ROOT / "coursekit") == []
+    (tmp_path / "kit").mkdir()
+    (tmp_path / "kit/a.py").write_text("import ast\ntree = ast.parse('x = 1')\n", encoding="utf-8")
+    assert _direct_parses(tmp_path / "kit") == ["kit/a.py:2"]

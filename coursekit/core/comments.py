@@ -34,7 +34,6 @@ the snippet markers (`# --8<-- [start:listing]`).
 
 from __future__ import annotations
 
-import ast
 import io
 import re
 import tokenize
@@ -42,7 +41,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from coursekit.core import guard, numbers, scan
+from coursekit.core import guard, numbers, scan, syntax
 
 BINDINGS = "comment_numbers.toml"  # in a lesson's folder: what its files' comments bind
 EXAMPLE = "示意"  # a binding's value marking its number an example, as {示意} does in prose
@@ -116,7 +115,7 @@ def _pieces(path: str, text: str) -> list[tuple[int, str, str]]:
     """(first line, text, "comment" or "docstring") of each text the reader reads in `text`."""
     pieces = [(line, body, "comment") for line, body, _ in _comments(text)]
     try:
-        tree = ast.parse(text, path)
+        tree = syntax.parse(text, path)
     except SyntaxError:
         return pieces
     return pieces + [(node.lineno, node.value, "docstring") for node in scan.standalone_strings(tree)]

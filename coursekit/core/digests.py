@@ -6,23 +6,14 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import threading
 from pathlib import Path
 
-from coursekit.core import stamps
-
-
-# CPython 3.11 builds syntax trees with one recursion counter per interpreter: two threads parsing at
-# once (two lessons' runs hashing what they imported) may fail with a spurious "SystemError: AST
-# constructor recursion depth mismatch" (python/cpython#106905). The build's threads parse here one
-# at a time.
-_PARSING = threading.Lock()
+from coursekit.core import stamps, syntax
 
 
 def behaviour(text: str) -> str:
     """A module's syntax tree without docstrings: equal for two files that differ only in words."""
-    with _PARSING:
-        tree = ast.parse(text)
+    tree = syntax.parse(text)
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)

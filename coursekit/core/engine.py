@@ -37,7 +37,7 @@ from importlib import metadata
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from coursekit.core import blocks, digests, stamps, store
+from coursekit.core import blocks, digests, stamps, store, syntax
 
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
@@ -88,7 +88,7 @@ def find_lessons(root: Path) -> dict[str, Lesson]:
 
 
 def _declaration(init: Path) -> Lesson | None:
-    tree = ast.parse(init.read_text(encoding="utf-8"))
+    tree = syntax.parse(init.read_text(encoding="utf-8"))
     names = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):

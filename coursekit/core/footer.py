@@ -8,6 +8,7 @@ from html import escape
 from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlencode
+from coursekit.core import syntax
 
 
 def _git(root: Path, *args: str) -> str:
@@ -19,7 +20,7 @@ def _git(root: Path, *args: str) -> str:
 
 def _tinylm_version(root: Path) -> str:
     """tinylm.__version__, read from the source: importing tinylm would import torch (about a second)."""
-    tree = ast.parse((root / "tinylm/__init__.py").read_text(encoding="utf-8"))
+    tree = syntax.parse((root / "tinylm/__init__.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__version__" for t in node.targets):
             return ast.literal_eval(node.value)

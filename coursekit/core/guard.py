@@ -22,7 +22,7 @@ import builtins
 import re
 from dataclasses import dataclass, field
 
-from coursekit.core import lexicon, numbers, scan
+from coursekit.core import lexicon, numbers, scan, syntax
 
 ANNOTATION = re.compile(r"\{(=|示意)")
 # Names an expression may use without reading anything the lesson computed.
@@ -290,7 +290,7 @@ def typed_in_blocks(result: Scan) -> list[Problem]:
         if not (f.executed and f.lang in ("python", "py", "python3")):
             continue
         try:
-            tree = ast.parse("\n".join(f.lines))
+            tree = syntax.parse("\n".join(f.lines))
         except SyntaxError:
             continue  # the block's run reports it
         standalone = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)} | _printed(tree)
@@ -350,7 +350,7 @@ def _literal(expr: str) -> bool:
     Names the expression binds itself (a comprehension's loop variable, `:=`, a lambda's
     parameters) are not the lesson's either."""
     try:
-        tree = ast.parse(expr, mode="eval")
+        tree = syntax.parse(expr, mode="eval")
     except SyntaxError:
         return False
     nodes = list(ast.walk(tree))
@@ -603,9 +603,9 @@ def _clauses(text: str, last: Token, between: str) -> bool:
 
 def _parsed(expr: str) -> ast.AST:
     try:
-        return ast.parse(expr, mode="eval")
+        return syntax.parse(expr, mode="eval")
     except SyntaxError:
-        return ast.parse("0", mode="eval")
+        return syntax.parse("0", mode="eval")
 
 
 def _pairable(result: Scan, near: list[Token], a: Annotation) -> list[Token]:

@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 
 from coursekit import KIT
-from coursekit.core import stamps
+from coursekit.core import stamps, syntax
 from coursekit.core.engine import Run
 
 SETUP = '''\
@@ -40,7 +40,7 @@ runner.quiet_imports()  # 从别的实验导入时，不再重复打印它们的
 def cell_code(text: str) -> tuple[str, str]:
     """(docstring, code) of an experiment file as a cell shows it: the docstring goes to the
     markdown cell above, and the page's section markers are left out (they are comments)."""
-    tree = ast.parse(text)
+    tree = syntax.parse(text)
     doc = ast.get_docstring(tree) or ""
     doc = doc.split("：", 1)[-1] if re.match(r"\w+：", doc) else doc  # "attention_2d：…" names the file again
     lines = text.split("\n")

@@ -18,6 +18,7 @@ import ast
 import builtins
 import textwrap
 from dataclasses import dataclass, field
+from coursekit.core import syntax
 
 BUILTINS = frozenset(dir(builtins))
 
@@ -191,7 +192,7 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, path: s
 
 def _statements(code: str) -> list[ast.stmt] | None:
     try:
-        return ast.parse(textwrap.dedent(code)).body
+        return syntax.parse(textwrap.dedent(code)).body
     except SyntaxError:
         return None  # a section inside a function, or not Python: no claim
 
@@ -199,7 +200,7 @@ def _statements(code: str) -> list[ast.stmt] | None:
 def _top_bindings(source: str) -> dict[str, list[int]]:
     """name -> the lines where the file binds it at its top level (in if/for/with/try bodies too)."""
     try:
-        tree = ast.parse(source)
+        tree = syntax.parse(source)
     except SyntaxError:
         return {}
     out: dict[str, list[int]] = {}

@@ -39,7 +39,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from coursekit.core import guard
+from coursekit.core import guard, syntax
 
 # Replacement fields of the two older templates: `"%.4f" % x` and `"{:.4f}".format(x)`.
 _PERCENT = re.compile(r"%%|%(?:\([^)]*\))?[-+ #0]*(?:\d+|\*)?(?:\.\d+)?[diouxXeEfFgGcrsa]")
@@ -356,7 +356,7 @@ def _line_of(piece: _Piece, offset: int, lines: list[str], token: str) -> int:
 def fixed_numbers(path: str, source: str) -> list[Typed]:
     """Each number a call in `source` writes to standard output as typed text or a typed value."""
     lines = source.splitlines()
-    tree = ast.parse(source, path)
+    tree = syntax.parse(source, path)
     loggers = _loggers(tree)
     found = []
     for call in ast.walk(tree):

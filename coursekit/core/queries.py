@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from coursekit.core import candidates, guard, lexicon, numbers, scan
+from coursekit.core import candidates, guard, lexicon, numbers, scan, syntax
 
 WORDS = lexicon.LEXICON  # the cue words: coursekit/core/language.toml's [cues]
 ROW_WORDS = re.compile(WORDS.cue("every_row"))  # with a sum: every row's, not one row's
@@ -230,7 +230,7 @@ def assigned(root: Path, block: scan.Fence) -> set[str]:
     names: set[str] = set()
     for source in sources:
         try:
-            tree = ast.parse(source)
+            tree = syntax.parse(source)
         except SyntaxError:
             continue
         names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}

@@ -23,6 +23,7 @@ import textwrap
 from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
+from coursekit.core import syntax
 
 EXPERIMENT = re.compile(r"lessons\.l\d+\.\w+")
 OUTPUT_LIMIT = 100_000  # 一个文件（或页面上一个代码块）最多打印这么多字符
@@ -131,7 +132,7 @@ def run_file(package: str, name: str, title: str = "", *, limit: int = OUTPUT_LI
     sys.modules[module_name] = module  # 后面的实验 import 它时，拿到的就是这一次运行的结果
     run = FileRun(module_name, _shown(path, module_name), title)
     capture = Capture(limit, echo)
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = syntax.parse(path.read_text(encoding="utf-8"), str(path))
     with redirect_stdout(capture):
         for node in tree.body:
             code = compile(ast.Module([node], type_ignores=[]), str(path), "exec")
@@ -209,7 +210,7 @@ def _assertion(lines: list[str], line: int) -> str:
         for end in range(max(start, line), min(start + 40, len(lines)) + 1):
             source = textwrap.dedent("".join(lines[start - 1 : end]))
             try:
-                tree = ast.parse(source)
+                tree = syntax.parse(source)
             except SyntaxError:
                 continue
             node = tree.body[0] if tree.body else None

@@ -6,6 +6,7 @@ import html
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from coursekit.core import syntax
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 # Fenced blocks in a programming or data language hold code: a reader sees their comments as text
@@ -175,7 +176,6 @@ def standalone_strings(tree) -> list:
 def python_text_spans(source: str) -> list[tuple[int, int]]:
     """Offsets of the comments and docstrings (standalone_strings) of Python `source`: what a
     reader reads as text in a listing. Source that doesn't parse: its `#` lines."""
-    import ast
     import io
     import tokenize
 
@@ -191,7 +191,7 @@ def python_text_spans(source: str) -> list[tuple[int, int]]:
 
     try:
         comments = [tok for tok in tokenize.generate_tokens(io.StringIO(source).readline) if tok.type == tokenize.COMMENT]
-        strings = standalone_strings(ast.parse(source))
+        strings = standalone_strings(syntax.parse(source))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return [(m.start(), m.end()) for m in re.finditer(r"(?<![^\s])#[^\n]*", source)]
     spans = [(at(*tok.start), at(*tok.end)) for tok in comments]

@@ -20,7 +20,7 @@ import ast
 import math
 import re
 
-from coursekit.core import engine, guard, scan
+from coursekit.core import engine, guard, scan, syntax
 
 ROLES = ("q", "k", "v", "mask")  # lessons.demo.ROLES
 HOW = 'lessons.demo.widget("demo", 说明, q="q", k="k", v="v")'
@@ -29,7 +29,7 @@ HOW = 'lessons.demo.widget("demo", 说明, q="q", k="k", v="v")'
 def calls(code: str) -> list[ast.Call]:
     """The `widget(...)` calls (or `demo.widget(...)`) in a block's code."""
     try:
-        tree = ast.parse(code)
+        tree = syntax.parse(code)
     except SyntaxError:
         return []
     return [node for node in ast.walk(tree) if isinstance(node, ast.Call)
@@ -98,7 +98,7 @@ def check(state, where: str, answer: dict) -> None:
 
 def _names(expr: str) -> set[str]:
     try:
-        return {n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)}
+        return {n.id for n in ast.walk(syntax.parse(expr, mode="eval")) if isinstance(n, ast.Name)}
     except SyntaxError:
         return set(re.findall(r"[A-Za-z_]\w*", expr))
 

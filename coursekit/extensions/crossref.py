@@ -45,7 +45,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from coursekit.core import CourseError, engine, guard, scan, stamps
+from coursekit.core import CourseError, engine, guard, scan, stamps, syntax
 
 SUMMARY_NAME = "SUMMARY"
 TABLE_MARKER = "<!-- 课程目录：构建时由 coursekit/extensions/crossref.py 生成，每讲一行：页面开头的 title，lessons/lNN/__init__.py 的 SUMMARY -->"
@@ -129,7 +129,7 @@ def summary_in(source: str) -> tuple[str | None, int]:
     """(SUMMARY's value, its line) in a module's source, read without running it; (None, its line)
     when it is not a string literal, (None, 1) when there is none."""
     try:
-        tree = ast.parse(source)
+        tree = syntax.parse(source)
     except (SyntaxError, ValueError):
         return None, 1
     for node in tree.body:
