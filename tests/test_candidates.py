@@ -587,7 +587,7 @@ def test_a_tie_among_cells_of_one_table_is_settled_by_the_position_its_sentence_
     assert _proposals("位置 0 和 4 的下限是 0。\n", scope)["0"] == ("floor[0]", "")
 
 
-def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_lessons_changes_part_them(monkeypatch):
+def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_lessons_changes_part_them_or_miss_them(monkeypatch):
     from pathlib import Path
 
     from coursekit.core import proposer, variations
@@ -600,12 +600,15 @@ def test_cells_the_text_says_are_alike_are_the_first_and_a_tie_again_if_the_less
     def settled(after):
         p = proposer.Proposal(1, [], ["w[1, 0]", "w[1, 1]", "w[1, 2]"], "alike", ["w[1, 0]", "w[1, 1]", "w[1, 2]"])
         monkeypatch.setattr(variations, "varied", lambda *a, **k: SimpleNamespace(close=lambda: None))
-        monkeypatch.setattr(variations, "values", lambda build, lesson, exprs: after if build is not None else {})
+        before = {e: [1 / 3] for e in p.tied}
+        monkeypatch.setattr(variations, "values",
+                            lambda build, lesson, exprs: after if isinstance(build, SimpleNamespace) else before)
         [p] = proposer.settle_ties(object(), Path(__file__).parent, "l0", [p])
         return p.why_not
 
     assert settled({"w[1, 0]": [0.3], "w[1, 1]": [0.3], "w[1, 2]": [0.3]}) == "alike"
     assert settled({"w[1, 0]": [0.5], "w[1, 1]": [0.3], "w[1, 2]": [0.2]}) == "tie"  # alike only in this example
+    assert settled({"w[1, 0]": [1 / 3], "w[1, 1]": [1 / 3], "w[1, 2]": [1 / 3]}) == "tie"  # untested: constant cells
 
 
 def test_a_tie_is_settled_only_when_every_tied_candidate_moves_with_the_first(monkeypatch):
@@ -695,3 +698,33 @@ def test_a_number_the_text_gives_a_function_binds_a_name_never_a_cell_that_holds
     [q] = [x for x in _queries("每行的和是 1。\n")]
     assert not q.argument
     assert not _queries("最后 loss 0.4012。\n")[0].argument and _queries("ln(4) ≈ 1.3863。\n")[0].argument
+
+
+@pytest.mark.parametrize("text, located", [
+    ("`pe` 的每一对，sin² 加 cos² 都是 1。\n", False),  # no cell is meant: a sum of squares
+    ("`pe` 在位置 0 的坐标 1 是 1。\n", True),  # the labels say which cell
+    ("`pe` 里 `pe[0, 1]` 是 1。\n", True),
+])
+def test_a_lone_small_number_binds_one_cell_only_where_the_text_says_which_cell(text, located):
+    """cos 0 = 1 sits in a cell under every change of the inputs: a cell that agrees with a lone 1 is
+    written only where the sentence names the cell."""
+    [q] = [x for x in _queries(text) if x.written == ("1",)][-1:]
+    assert q.located is located
+    got, (why, _) = candidates.answer(q, {"pe": torch.tensor([[0., 1.], [0.8415, 0.5403]])}, {})
+    assert got[0] == "pe[0, 1]" and why == ("" if located else "cell")
+
+
+def test_a_tie_is_settled_by_the_row_its_paragraph_reads_of_the_same_table_only():
+    """第 1 行 … 3.0281{=sums[1]} settles a tie among cells of sums' row 1; the same index of another
+    table (a list of shares, all 0.25) is a coincidence of indices and settles nothing."""
+    from coursekit.core import proposer
+
+    run = [SimpleNamespace(segment=0)]
+    sure = (["chances[2, 1]"], ("", []))
+    same_table = (["chances[2, 0]", "chances[3, 0]"], ("tie", ["chances[2, 0]", "chances[3, 0]"]))
+    other_table = (["shares[0]", "shares[2]"], ("tie", ["shares[0]", "shares[1]", "shares[2]", "shares[3]"]))
+    still_sure, in_its_row, other = proposer._by_row([run, run, run], [sure, same_table, other_table], [None, None, None])
+    assert still_sure == sure and other == other_table
+    assert in_its_row == (["chances[2, 0]", "chances[3, 0]"], ("", []))
+    # where the text names row 2 (第 2 行), that row of any table settles it
+    assert proposer._by_row([run, run], [sure, other_table], [None, 2])[1] == (["shares[2]", "shares[0]"], ("", []))

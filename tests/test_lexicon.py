@@ -109,3 +109,15 @@ def test_no_word_of_the_course_is_in_the_kits_rules():
              for n in _rule_strings(ast.parse(p.read_text(encoding="utf-8")))
              for w in words if w in n.value]
     assert found == []
+
+
+def test_how_the_text_around_a_number_is_read_holds_no_word_of_its_own():
+    """The words queries.py reads around a number (位置 1、2 和 3, 第 2 行, 这一行的) come from the
+    lexicon's cues and measure words: no pattern in it spells a Chinese word."""
+    path = ROOT / "coursekit/core/queries.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = [f"{path.name}:{node.lineno}: {c.value!r}" for node in ast.walk(tree)
+             if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in {"compile", "search", "match", "fullmatch", "split", "findall"}
+             for arg in node.args[:1] for c in ast.walk(arg)
+             if isinstance(c, ast.Constant) and isinstance(c.value, str) and re.search(r"[\u4e00-\u9fff]", c.value)]
+    assert found == []

@@ -254,7 +254,7 @@ class Query:
     number is a difference or a ratio (`derived`), a function of a written number (`of_written`) or
     the argument the text gives a function (`argument`: sin 1, ln 4, exp(0));
     the rows a written dot product names (`dot`), the row a vector is said to be (`row`) or is row
-    `index` of some table; which axis a count of 行 or 列 measures (`along`); the names of matrices
+    `index` of some table; whether its sentence says which cell (`located`); which axis a count of 行 or 列 measures (`along`); the names of matrices
     shown side by side (`side_by_side`)."""
 
     written: tuple[str, ...]
@@ -274,6 +274,7 @@ class Query:
     derived: bool = False
     of_written: bool = False
     argument: bool = False  # one number the text writes as a function's argument: sin 1, ln(4), √2
+    located: bool = False  # the sentence says which cell: a label and its index (位置 0、坐标 1, 头 1), q₀·k₁, 第 2 行
     dot: tuple[str, ...] = ()
     row: str = ""
     index: str = ""
@@ -405,11 +406,21 @@ def _narrowed(query: Query, asks: Asks, found: list[tuple[tuple, str]]) -> tuple
 
 def _decision(query: Query, asks: Asks, found: list[tuple[tuple, str]], rivals: list[str]) -> Decision:
     why = Decision(*decide(found, query.written, query.count, query.counted))
+    if why[0] == "" and _a_lone_cell(query, found):
+        why = Decision("cell", [])
     if why[0] == "far" and asks.each and EACH.fullmatch(found[0][1]):
         why = SURELY  # 各给四分之一: every cell of a vector agrees, no coincidence of one small number
     if rivals and why[0] in ("", "far"):
         why = Decision("tie", [found[0][1], *rivals])
     return why
+
+
+def _a_lone_cell(query: Query, found: list[tuple[tuple, str]]) -> bool:
+    """One small number that only a cell of a table holds, and the text never says which cell: a
+    table's cells are 0 and 1 in many places that no change of the inputs moves (cos 0, a mask), so a
+    cell that agrees is as likely a coincidence as the quantity meant (sin² + cos² 都是 1 is no cell)."""
+    return (len(query.written) == 1 and not query.count and weak(list(query.written)) and found[0][0][1] == ELEMENT
+            and not (query.located or query.listed or query.each_row is not None or query.span))
 
 
 CELL = re.compile(r"([A-Za-z_][\w.]*)\[(\d+(?:, \d+)*)\]")  # floor[1], first.weights[2, 0]

@@ -81,6 +81,10 @@ class Lexicon:
         """The words of one cue (sum, every_row, …) as an alternation; one that matches nothing if absent."""
         return alternation(w for t in self.cues if t.word == name for w in t.stems) or "(?!)"
 
+    def measuring(self, axis: str) -> str:
+        """The measure words whose count measures `axis` ("rows": 行) as one alternation."""
+        return alternation(m.word for m in self.measures if m.along == axis) or "(?!)"
+
     def along(self, word: str) -> str:
         return next((m.along for m in self.measures if m.word == word and m.along), "")
 

@@ -35,12 +35,13 @@ def proposals(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan
     tiers = tiers or queries.nearby(root, found)
     runs = [(run, {**tiers(run[0])[0], **dict.fromkeys(names, 0)}, tiers(run[0])[1])
             for run, names in guard.unbound_runs(found)]
-    answers = _ask(build, lesson_id, [queries.query(found, run, names, near) for run, names, near in runs])
-    answers = _again_with_bound(build, lesson_id, found, runs, answers)
+    asked = [queries.query(found, run, names, near) for run, names, near in runs]
+    answers = _again_with_bound(build, lesson_id, found, runs, _ask(build, lesson_id, asked))
     singles = [([t], names, near) for (run, names, near), (got, _) in zip(runs, answers)
                if not got and len(run) > 1 for t in run]
-    single_answers = _ask(build, lesson_id, [queries.query(found, run, names, near) for run, names, near in singles])
-    every = _by_row([run for run, _, _ in runs + singles], answers + single_answers)
+    asked += [queries.query(found, run, names, near) for run, names, near in singles]
+    every = _by_row([run for run, _, _ in runs + singles], answers + _ask(build, lesson_id, asked[len(runs):]),
+                    [q.each_row for q in asked])
     out = [_proposal(found, run, got, why)
            for (run, _, _), (got, why) in zip(runs + singles, every) if got]
     sides = _side_by_side(found)
@@ -113,11 +114,13 @@ def _again_with_bound(build: engine.Build, lesson_id: str, found: guard.Scan, ru
 ROW = re.compile(r"([A-Za-z_][\w.]*)\[(\d+)\b")  # x[1], x[1, 0], x[1].sum(): (x, 1)
 
 
-def _by_row(runs: list, answers: list) -> list:
+def _by_row(runs: list, answers: list, named: list[int | None]) -> list:
     """The answers, with each tie among rows or elements of tables settled where the sure answers of
-    its paragraph read one row: the only tied candidate in that row of a table they read (第 1 行
-    … 分母是 3.0281{=sums[1]}: the 2.0281 of exps[1, 1], not of exps[0, 0]), or else the only one in
-    that row of any table. A paragraph whose sure answers read two rows settles nothing."""
+    its paragraph read one row: the only tied candidate in that row of a table they read (分母是
+    3.0281{=sums[1]} … the 2.0281 of exps[1, 1], not of exps[0, 0]), or, where the text names that row
+    (`named`: 第 1 行的指数是 2.0281), the only one in that row of any table. The same index of another
+    table is no reason by itself (the 四分之一 of a list of shares is no row of a table of chances);
+    a paragraph whose sure answers read two rows settles nothing."""
     rows: dict[int, set[tuple[str, str]]] = {}
     for run, (got, why) in zip(runs, answers):
         if got and why[0] in candidates.SURE:
@@ -128,7 +131,8 @@ def _by_row(runs: list, answers: list) -> list:
         if why[0] != "tie" or len({r for _, r in read}) != 1:
             continue
         (row,) = {r for _, r in read}
-        for pairs in (read, {(name, row) for e in why[1] for name, _ in ROW.findall(e)}):
+        tried = [read, {(name, row) for e in why[1] for name, _ in ROW.findall(e)}] if named[i] == int(row) else [read]
+        for pairs in tried:
             hits = [e for e in why[1] if ROW.findall(e) and set(ROW.findall(e)) <= pairs]
             if len(hits) == 1:
                 out[i] = ([hits[0], *[e for e in got if e != hits[0]]], ("", []))
@@ -161,7 +165,8 @@ def offer(p: Proposal) -> str:
     if p.why_not in WRITTEN:
         where = f"（写在 {p.tokens[-1].text} 后面，绑定这 {len(p.tokens)} 个数）" if len(p.tokens) > 1 else ""
         return f"；写 {{={p.exprs[0]}}} 绑定？{where}"
-    why = {"tie": "并列：几个量今天碰巧同值，说的可能是其中一个，也可能都不是", "far": "这样的数很常见，可能只是巧合", "unnamed": "这里数的东西在代码里没有同名的量"}
+    why = {"tie": "并列：几个量今天碰巧同值，说的可能是其中一个，也可能都不是", "far": "这样的数很常见，可能只是巧合", "unnamed": "这里数的东西在代码里没有同名的量",
+           "cell": "只有表里的一格碰巧同值，正文没说是哪一格（写上 位置 0、坐标 1 这样的标号，或直接绑定）"}
     return "；候选：" + "、".join(f"{{={e}}}" for e in p.exprs) + f"（{why.get(p.why_not, p.why_not)}）"
 
 
@@ -223,12 +228,12 @@ def settle_ties(build: engine.Build, root: Path, lesson_id: str, chosen: list[Pr
 
 
 def _settled(p: Proposal, before: dict, after: dict) -> Proposal:
-    """A tie after the lesson's declared change: alike cells that parted are a tie; tied candidates
-    that all moved with the first are one quantity ("same", the first first)."""
-    if p.why_not == "alike":
-        return p if all(variations.same(after[e], after[p.exprs[0]]) for e in p.tied) else replace(p, why_not="tie")
+    """A tie after the lesson's declared change: alike cells that parted, or that the change does not
+    move, are a tie; tied candidates that all moved with the first are one quantity ("same", the first first)."""
     first = p.tied[0]
     moved = not variations.same(before[first], after[first])  # a change that does not reach them says nothing
+    if p.why_not == "alike":  # cells that stay put (cos 0 = 1 in two places) may be alike only by chance
+        return p if moved and all(variations.same(after[e], after[p.exprs[0]]) for e in p.tied) else replace(p, why_not="tie")
     if moved and all(variations.same(before[e], before[first]) and variations.same(after[e], after[first]) for e in p.tied):
         return replace(p, why_not="same", exprs=(first, *[e for e in p.exprs if e != first]))
     return p
@@ -245,6 +250,9 @@ def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal])
             continue
         if p.why_not == "far":
             decisions.append((p, f"不写：这样的数很常见，{{={p.exprs[0]}}} 也许是巧合（它不在这一段或附近的代码里）"))
+            continue
+        if p.why_not == "cell":
+            decisions.append((p, f"不写：只有表里的一格 {{={p.exprs[0]}}} 碰巧同值，正文没说是哪一格"))
             continue
         if p.why_not == "unnamed":
             decisions.append((p, f"不写：这里数的东西在代码里没有同名的量，{{={p.exprs[0]}}} 只是碰巧相等"))

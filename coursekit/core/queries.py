@@ -30,8 +30,9 @@ ARGUMENT = re.compile(rf"(?:(?<![A-Za-z_])[A-Za-z]{{2,}}[ \t]*[(（]|(?<![A-Za-z
 AVERAGE = re.compile(WORDS.cue("average"))
 SHAPE = re.compile(WORDS.cue("shape"))
 EACH = re.compile(WORDS.cue("each"))  # 各约 0.3333, 分数全为 0: every cell has the value
-SPAN = re.compile(r"位置\s*(\d+)((?:\s*[、和与]\s*\d+)+)")  # 位置 4、5 合计: the cells of positions 4 to 5
-SPAN_ANY = re.compile(r"位置\s*\d+(?:\s*[、和与]\s*\d+)*")  # 位置 1、2、3, 位置 0 和 4, 位置 2
+POSITION, LISTING, ORDINAL, ROWS = WORDS.cue("position"), WORDS.cue("listing"), WORDS.cue("ordinal"), WORDS.measuring("rows")
+SPAN = re.compile(rf"(?:{POSITION})\s*(\d+)((?:\s*(?:{LISTING})\s*\d+)+)")  # 位置 4、5 合计: the cells of positions 4 to 5
+SPAN_ANY = re.compile(rf"(?:{POSITION})\s*\d+(?:\s*(?:{LISTING})\s*\d+)*")  # 位置 1、2、3, 位置 0 和 4, 位置 2
 SENTENCE = 200  # how far back a sentence is read for the positions it lists
 
 
@@ -62,12 +63,13 @@ def _count(text: str, token: guard.Token) -> _Count:
 
 
 NO_COUNT = _Count("", frozenset(), "", False)
-ALONG_A_ROW = re.compile(r"[这每同]一?行(?:的|里|中)")  # 这一行的三个得分: a count along a row measures the columns
+ALONG_A_ROW = re.compile(rf"(?:{WORDS.cue('this_one')})(?:{ROWS})(?:{WORDS.cue('within')})")  # 这一行的三个得分: a count along a row measures the columns
 DOT = re.compile(rf"(?<![\w.])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*[·⋅]\s*([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*$")
 NAMED_ROW = re.compile(rf"(?<![\w.·⋅])([A-Za-z]\w*?)([{SUBSCRIPTS}]+)\s*=\s*\[?$")  # q₀=[1, 0]: the row q[0]
-PLACE = re.compile(r"(?:位置|第)\s*(\d+)\s*(?:行|个位置)?")  # 位置 0 得到 [0.8, 1.2]: a row 0
+PLACE = re.compile(rf"(?:{POSITION}|{ORDINAL})\s*(\d+)")  # 位置 0 得到 [0.8, 1.2]: a row 0
 CHANGED_ROW = re.compile(rf"(?<![\w.])[A-Za-z]\w*?([{SUBSCRIPTS}]+)(?![\w{SUBSCRIPTS}])")  # 把 q₂ 改成 [0, 0]: a row 2
-ROW_NAMED = re.compile(r"第\s*(\d+)\s*行")  # 第 2 行的分数全为 0
+ROW_NAMED = re.compile(rf"(?:{ORDINAL})\s*(\d+)\s*(?:{ROWS})")  # 第 2 行的分数全为 0
+LABELLED = re.compile(rf"(?:{WORDS.nouns(WORDS.labels)})[ \t]*[−-]?\d")  # 位置 0, 头 1, 第 2 行
 
 
 def query(found: guard.Scan, run: list, names: dict, near: dict) -> candidates.Query:
@@ -109,7 +111,13 @@ def query(found: guard.Scan, run: list, names: dict, near: dict) -> candidates.Q
         each_row=int(each_row.group(1)) if each_row else None, shaped=bool(SHAPE.search(sentence)),
         derived=len(run) == 1 and not count and bool(DIFFERENCE.search(clause) or RATIO.match(text[first.end :])),
         of_written=bool(OF_WRITTEN.search(clause)), along=along, **_rows_named(line, clause, len(run)),
-        argument=len(run) == 1 and bool(ARGUMENT.search(line)))
+        argument=len(run) == 1 and bool(ARGUMENT.search(line)), located=_located(sentence, line))
+
+
+def _located(sentence: str, line: str) -> bool:
+    """Whether the sentence before a number says which cell it is: a label and its index (位置 0 的坐标 1,
+    头 1, 第 2 行: the lexicon's labels), a row written with its index (q₀, k₁) or a cell in code (`pe[0, 1]`)."""
+    return bool(LABELLED.search(sentence) or CHANGED_ROW.search(sentence) or re.search(r"\w\[\s*\d", line))
 
 
 def _clause_stems(clause: str) -> set[str]:
