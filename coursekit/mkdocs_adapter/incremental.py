@@ -34,7 +34,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from coursekit.extensions import crossref
-from coursekit.core import stamps
+from coursekit.core import pagetext, stamps
 
 FILES = re.compile(r"\bfile=([\"'])(.+?)\1")  # a listing's file="a.py:part b.py" (coursekit.extensions.fence)
 STRUCTURE = ("mkdocs.yml", "overrides", "coursekit", "templates")
@@ -129,10 +129,22 @@ _read = stamps.Remembered()  # page -> (its lesson, whether it shows declaration
 def _page(root: Path, page: Path) -> tuple[str | None, bool, list[str]]:
     from coursekit.extensions.checks import page_lesson  # the extension imports MkDocs-free modules only
 
-    text = page.read_text(encoding="utf-8")
+    try:
+        text = pagetext.read(page)
+    except pagetext.UnreadableText:  # the build names it at its line (hooks._readable)
+        return None, False, []
     rel = page.relative_to(root).as_posix()
     # a lesson page, or one naming its lesson (front matter, a block)
     return page_lesson(rel, text, text), crossref.shows_declarations(rel, text), references(text)
+
+
+def _references(path: Path) -> list[str]:
+    """What an included file includes in turn; a file that is not UTF-8 includes nothing here (the
+    page's build names it at its line)."""
+    try:
+        return references(pagetext.read(path))
+    except pagetext.UnreadableText:
+        return []
 
 
 def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) -> str:
@@ -153,8 +165,7 @@ def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) 
         seen.add(path)
         h.update(ref.encode() + b"\0" + stamps.digest(path).encode() + b"\0")
         if path.is_file():
-            todo += _read.get(path, lambda p: references(p.read_text(encoding="utf-8", errors="replace")),
-                              key=(str(path), "includes"))
+            todo += _read.get(path, _references, key=(str(path), "includes"))
     return h.hexdigest()
 
 

@@ -12,7 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
-from coursekit.core import engine, notebook
+from coursekit.core import engine, notebook, pagetext
 from coursekit.extensions import checks
 
 CONFIG = "mkdocs.yml"
@@ -45,7 +45,7 @@ def notebooks(root: Path) -> tuple[list[str], list[str]]:
 
 def _notebook_page(nb_path: Path, uri: str) -> str:
     number = re.match(r"lessons/0*(\d+)-", uri).group(1)
-    markdown, _ = notebook.to_markdown(json.loads(nb_path.read_text(encoding="utf-8")), number, Path(uri).name)
+    markdown, _ = notebook.to_markdown(json.loads(pagetext.read(nb_path)), number, Path(uri).name)
     return f"---\ntitle: {notebook.title_of(number)}\nsearch:\n  exclude: true\n---\n\n{markdown}"
 
 
