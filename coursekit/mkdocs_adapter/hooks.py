@@ -30,7 +30,7 @@ from mkdocs.structure.files import File  # noqa: E402
 
 from coursekit.core import CourseError, engine, footer, manifest, notebook, pagetext, report  # noqa: E402
 from coursekit.extensions import checks  # noqa: E402
-from coursekit.mkdocs_adapter import incremental, notebook_page, pagecache, search_index, segmenter, speed  # noqa: E402
+from coursekit.mkdocs_adapter import incremental, notebook_page, pagecache, search_index, segmenter, speed, watcher  # noqa: E402
 from coursekit.core.shown import CONFIRMING  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
@@ -51,6 +51,7 @@ def on_startup(command: str, dirty: bool) -> None:
     _state["serving"] = command == "serve"
     if _state["serving"]:
         speed.poll_sooner()
+        watcher.watch_by_content()  # an edit that kept its time and size is seen
 
 
 def on_config(config):
