@@ -38,11 +38,11 @@ def read(path: Path | str) -> str:
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         raise UnreadableText(
-            f"{shown(path)}:{line}: 这个文件不是 UTF-8 编码，读不出来（第 {err.start + 1} 个字节 0x{data[err.start]:02x}）："
+            f"{_named(path)}:{line}: 这个文件不是 UTF-8 编码，读不出来（第 {err.start + 1} 个字节 0x{data[err.start]:02x}）："
             f"用 UTF-8 重新保存它（编辑器的“编码”里选 UTF-8）") from None
 
 
-def shown(path: Path | str) -> str:
+def _named(path: Path | str) -> str:
     """`path` as a message names it: relative to the working folder (a build's is the repository's)."""
     rel = os.path.relpath(path)
     return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
