@@ -1,7 +1,8 @@
 """Build tooling for the course site, in layers; learners read `tinylm` and `lessons`, not this.
 
 - `coursekit.core`: what a page claims and how lessons run, builder-neutral: number formats and
-  reading (numbers, scan, guard, printed, comments; the words they read with, lexicon), bindings proposed for unbound numbers (queries:
+  reading (numbers, scan, guard, printed, comments; the words they read with, lexicon; pagetext: a
+  page's text as a reader gets it, BOM and line ends aside), bindings proposed for unbound numbers (queries:
   what the text asks; candidates: the search, in the lesson's worker; proposer), the lessons' runs
   (runner: how a lesson's files run; engine: scheduling, workers, evaluation; worker: the process; blocks: page blocks; variations)
   and their sealed cache (store; digests, stamps: what it is keyed by; syntax: the one door to ast.parse), what pages show (shown,
@@ -11,7 +12,7 @@
   facts) and the reviewer's (changes). Any builder that runs Python-Markdown extensions runs
   these; they import no builder.
 - `coursekit.mkdocs_adapter`: what only MkDocs (with Material and mkdocs-jupyter) gets: hooks,
-  the incremental serve (incremental), the page cache (pagecache), search (search_index; segmenter:
+  the incremental serve (incremental; watcher: edits seen by content), the page cache (pagecache), search (search_index; segmenter:
   jieba), notebook pages (notebook_page), lazy_imports, the template cache and a faster poll
   (speed). The only layer that imports `mkdocs`, `material` or `mkdocs_jupyter`, and the only one
   that touches their private APIs (each labelled where it sits, pinned by tests/test_contracts.py).

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursekit.core import engine, guard, numbers, proposer, variations  # noqa: E402
+from coursekit.core import engine, guard, numbers, pagetext, proposer, variations  # noqa: E402
 from coursekit.extensions import authoring, checks  # noqa: E402
 
 
@@ -46,7 +46,7 @@ def main() -> int:
             rel = path.relative_to(ROOT).as_posix()
             lesson_id = authoring.lesson(build, ROOT, path)
             if args.bind:
-                text = path.read_text(encoding="utf-8")
+                text = pagetext.read(path)
                 chosen = proposer.proposals(build, ROOT, lesson_id, found) if lesson_id else []
                 chosen = proposer.settle_ties(build, ROOT, lesson_id, chosen)
                 new, decisions = proposer.bind_sure(text, offset, found, chosen)
@@ -74,7 +74,7 @@ def main() -> int:
                         print(f"  {rel}:{p.line}: {'、'.join(p.written)} 可以绑定到 "
                               + "、".join(f"{{={e}}}" for e in p.exprs) + f"：写 {{={p.exprs[0]}}} 绑定？")
                 continue
-            text = path.read_text(encoding="utf-8")
+            text = pagetext.read(path)
             body, changes = guard.fix(text[offset:], bound)
             for b, new in changes:
                 print(f"{rel}:{b.line}: {b.written} → {new}（表达式 {b.expr}，现算 {numbers.show(b.live)}）")

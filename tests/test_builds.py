@@ -274,6 +274,10 @@ def test_zensical_serve_shows_a_saved_page_and_a_changed_experiments_notebook(tm
         page = repo / lesson.page
         page.write_text(page.read_text(encoding="utf-8").rstrip("\n") + "\n\n新加的一段：zensical-saved。\n", encoding="utf-8")
         server.wait_for("zensical-saved", seconds=300, path=lesson.url)
+        before, text = page.stat(), page.read_text(encoding="utf-8")
+        page.write_text(text.replace("zensical-saved", "zensical-SAVED"), encoding="utf-8")  # same size,
+        os.utime(page, ns=(before.st_atime_ns, before.st_mtime_ns))  # its time put back: seen by content
+        server.wait_for("zensical-SAVED", seconds=300, path=lesson.url)
         code = repo / lesson.folder / f"{lesson.experiments[0][0]}.py"
         code.write_text("# zensical-rerun\n" + code.read_text(encoding="utf-8"), encoding="utf-8")
         server.wait_for("zensical-rerun", seconds=300, path=lesson.notebook_url)

@@ -15,7 +15,7 @@ import pytest
 from coursekit.extensions import checks
 
 PINS = {
-    "mkdocs": "1.6.1",  # mkdocs_adapter: LiveReloadServer.builder and serve's builder's site_url/serve_url (incremental), polling_interval (speed), Page.render per page and what it sets, get_toc, mdx_configs, the "mkdocs" logger (hooks, pagecache); extensions.crossref: its "relpath" treeprocessor's priority; core.scan: the front matter rule
+    "mkdocs": "1.6.1",  # mkdocs_adapter: LiveReloadServer.builder and serve's builder's site_url/serve_url (incremental), polling_interval (speed), the server's observer (watcher), Page.render per page and what it sets, get_toc, mdx_configs, the "mkdocs" logger (hooks, pagecache); extensions.crossref: its "relpath" treeprocessor's priority; core.scan: the front matter rule
     "mkdocs-material": "9.8.1",  # mkdocs_adapter: search_index's entries and file (pagecache, search_index); overrides/: partials/search.html and footer.html, the content.lazy feature
     "mkdocs-jupyter": "0.26.3",  # mkdocs_adapter: lazy_imports; hooks: its on_pre_page sets render before ours and, its cache off, reads no notebook
     "jieba": "0.42.1",  # mkdocs_adapter.segmenter
@@ -23,6 +23,7 @@ PINS = {
     "markdown-exec": "1.12.6",  # extensions.fence: its validator's options (extra, source, result), base_format (public)
     "zensical": "0.0.73",  # zensical_adapter: its command line and its configuration's keys
     "markdown": "3.11.3",  # extensions: processor priorities; checks: a paragraph of only stashed HTML unwrapped
+    "watchdog": "7.1.0",  # mkdocs_adapter.watcher: PollingObserverVFS (public), what its snapshot compares of a stat
     "jinja2": "3.1.6",  # mkdocs_adapter.speed: a BytecodeCache in front of FileSystemBytecodeCache (public)
     "jupytext": "1.19.6",  # mkdocs_adapter.lazy_imports: its module loaded lazily in sys.modules
     "nbconvert": "7.17.2",  # mkdocs_adapter.lazy_imports: likewise
@@ -116,6 +117,35 @@ def test_the_serve_server_rebuilds_through_its_builder_and_polls_at_the_interval
         assert server.observer.timeout == speed.POLL_SECONDS
     finally:
         server.server_close()
+
+
+def test_the_serve_server_watches_through_the_observer_made_in_init_which_tells_a_file_by_its_stat(tmp_path):
+    """watcher.watch_by_content replaces LiveReloadServer's `observer` after __init__, before `watch`
+    schedules paths on it; watchdog's snapshot tells a modified file by its stat's st_mtime and st_size,
+    so the stat the watcher gives (the time with the digest of the bytes) tells an edit that kept both."""
+    from mkdocs import livereload
+    from watchdog.utils.dirsnapshot import DirectorySnapshot, DirectorySnapshotDiff
+
+    from coursekit.mkdocs_adapter import speed, watcher
+
+    assert "self.observer.schedule(" in inspect.getsource(livereload.LiveReloadServer.watch)
+    assert "self.observer.start()" in inspect.getsource(livereload.LiveReloadServer.serve)
+    speed.poll_sooner()
+    watcher.watch_by_content()
+    server = livereload.LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=".")
+    try:
+        assert server.observer.timeout == speed.POLL_SECONDS
+        server.watch(str(tmp_path))
+    finally:
+        server.server_close()
+    data = tmp_path / "data.txt"
+    data.write_text("1 2 4\n", encoding="utf-8")
+    before = data.stat()
+    by_time, by_content = DirectorySnapshot(str(tmp_path)), DirectorySnapshot(str(tmp_path), stat=watcher.content_stat)
+    data.write_text("1 2 5\n", encoding="utf-8")
+    os.utime(data, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert not DirectorySnapshotDiff(by_time, DirectorySnapshot(str(tmp_path))).files_modified  # MkDocs' own: missed
+    assert DirectorySnapshotDiff(by_content, DirectorySnapshot(str(tmp_path), stat=watcher.content_stat)).files_modified
 
 
 def test_a_dirty_build_rebuilds_a_page_whose_content_was_set_and_says_so_in_the_warning_the_kit_quiets(tmp_path):

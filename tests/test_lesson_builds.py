@@ -47,6 +47,40 @@ def test_one_build_names_every_page_with_a_problem(tmp_path):
     assert zensical.returncode != 0 and all(e in zensical.stdout + zensical.stderr for e in expected)
 
 
+def test_pages_saved_with_a_bom_and_crlf_are_checked_and_a_page_that_is_not_utf8_fails_at_its_path(tmp_path):
+    """Every lesson page and 如何写一讲 saved as a Windows editor saves them (a BOM, CRLF) with a drifted
+    number: one build names each drift at its line, and no lesson loses its title; then a page holding
+    bytes that are not UTF-8 fails the build naming that page and line."""
+    from tests.conftest import LESSONS
+
+    repo = copy_repo(tmp_path / "repo", with_cache=True)
+    expected = []
+    for lesson in LESSONS:
+        text = (repo / lesson.page).read_text(encoding="utf-8")
+        written, drifted = _first_bound_decimal(text)
+        at = text.index(written + "{=")
+        text = text[:at] + drifted + text[at + len(written):]
+        (repo / lesson.page).write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+        expected.append(f"{lesson.page}:{text[:at].count(chr(10)) + 1}: 数字漂移：正文写 {drifted}，代码现算")
+    authoring = repo / "docs/authoring.md"
+    text = authoring.read_text(encoding="utf-8")
+    limit = re.search(r"(?<!\d)(\d+) 秒\{=TIME_LIMIT\}", text)
+    drifted = str(int(limit.group(1)) + 30)
+    authoring.write_bytes(b"\xef\xbb\xbf" + (text[:limit.start(1)] + drifted + text[limit.end(1):]).encode())
+    expected.append(f"docs/authoring.md:{text[:limit.start()].count(chr(10)) + 1}: 数字漂移：正文写 {drifted}，代码现算")
+    built = mkdocs_build(repo, tmp_path / "site")
+    said = built.stdout + built.stderr
+    assert built.returncode != 0 and all(e in said for e in expected), said
+    assert "没有标题" not in said, said
+    setup = repo / "docs/setup.md"
+    lines = setup.read_bytes().count(b"\n")
+    setup.write_bytes(setup.read_bytes() + "这一行存成了 GBK\n".encode("gbk"))
+    built = mkdocs_build(repo, tmp_path / "site")
+    said = built.stdout + built.stderr
+    assert built.returncode != 0 and f"docs/setup.md:{lines + 1}: 这个文件不是 UTF-8 编码" in said, said
+    assert "Traceback" not in said, said  # the author's message, not MkDocs' UnicodeDecodeError
+
+
 def _zensical(repo):
     env = {**os.environ, "PYTHONPATH": str(repo)}
     return subprocess.run([sys.executable, "-m", "zensical", "build", "--clean"], cwd=repo, env=env,

@@ -41,7 +41,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from coursekit.core import guard, numbers, scan, syntax
+from coursekit.core import guard, numbers, pagetext, scan, syntax
 
 BINDINGS = "comment_numbers.toml"  # in a lesson's folder: what its files' comments bind
 EXAMPLE = "示意"  # a binding's value marking its number an example, as {示意} does in prose
@@ -363,7 +363,7 @@ def _texts(root: Path, files: list[str]) -> dict[str, str]:
     texts = {}
     for rel in files:
         try:
-            texts[rel] = (root / rel).read_text(encoding="utf-8")
+            texts[rel] = pagetext.read(root / rel)
         except OSError:
             continue
     return texts

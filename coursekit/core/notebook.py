@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 
 from coursekit import KIT
-from coursekit.core import stamps, syntax
+from coursekit.core import pagetext, stamps, syntax
 from coursekit.core.engine import Run
 
 SETUP = '''\
@@ -69,7 +69,7 @@ def build_notebook(run: Run, root) -> nbformat.NotebookNode:
         f"本讲的配套代码，与 `python -m {lesson.package}` 运行的是同一批文件；输出来自构建网站时的同一次运行。"))
     add(nbformat.v4.new_code_cell(SETUP, execution_count=1))
     for count, result in enumerate(run.files, start=2):
-        doc, code = cell_code((root / result.path).read_text(encoding="utf-8"))
+        doc, code = cell_code(pagetext.read(root / result.path))
         add(nbformat.v4.new_markdown_cell(f"## {result.title}\n\n`{result.path}`：{doc}"))
         outputs = [nbformat.v4.new_output("stream", name="stdout", text=result.output())] if result.output() else []
         add(nbformat.v4.new_code_cell(code, execution_count=count, outputs=outputs,

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from coursekit.core import candidates, guard, lexicon, numbers, scan, syntax
+from coursekit.core import candidates, guard, lexicon, numbers, pagetext, scan, syntax
 
 WORDS = lexicon.LEXICON  # the cue words: coursekit/core/language.toml's [cues]
 ROW_WORDS = re.compile(WORDS.cue("every_row"))  # with a sum: every row's, not one row's
@@ -232,7 +232,7 @@ def assigned(root: Path, block: scan.Fence) -> set[str]:
         for item in ref.split():
             name, _, part = item.partition(":")
             file = root / name
-            text = file.read_text(encoding="utf-8") if file.suffix == ".py" and file.is_file() else ""
+            text = pagetext.read(file) if file.suffix == ".py" and file.is_file() else ""
             shown = re.search(rf"# --8<-- \[start:{re.escape(part)}\]\n(.*?)# --8<-- \[end:{re.escape(part)}\]", text, re.S) if part else None
             sources += [shown.group(1) if shown else text] if text else []  # the part the page shows
     names: set[str] = set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from coursekit.core import engine, guard, scan
+from coursekit.core import engine, guard, pagetext, scan
 from coursekit.extensions import checks, facts
 from coursekit.extensions.facts import EXAMPLE_EDITS
 
@@ -28,7 +28,7 @@ def check(build: engine.Build, root: Path, path: Path, text: str | None = None) 
     """(scan with its problems, bound numbers, offset of the body in the file) of one page: a
     lesson's page binds to its lesson, another page to the lesson it names or to the kit's numbers."""
     rel = path.relative_to(root).as_posix()
-    text = path.read_text(encoding="utf-8") if text is None else text
+    text = pagetext.read(path) if text is None else text
     lesson_id = lesson(build, root, path, text)
     if lesson_id is None:
         return _bind(rel, text, facts.evaluate)
@@ -38,7 +38,7 @@ def check(build: engine.Build, root: Path, path: Path, text: str | None = None) 
 def lesson(build: engine.Build, root: Path, path: Path, text: str | None = None) -> str | None:
     """The lesson a page file (or `text` in its place) binds to: its own, or the one its front matter
     names, if the course has it."""
-    text = path.read_text(encoding="utf-8") if text is None else text
+    text = pagetext.read(path) if text is None else text
     fm, _, body = scan.front_matter(text)
     lesson_id = checks.page_lesson(path.relative_to(root).as_posix(), body, fm)
     return lesson_id if lesson_id in build.lessons else None
@@ -64,7 +64,7 @@ def check_example(text: str | None = None) -> Checked:
     from coursekit.core.worker import evaluate
 
     root = Path(example.__file__).resolve().parents[2]
-    text = example.PAGE.read_text(encoding="utf-8") if text is None else text
+    text = pagetext.read(example.PAGE) if text is None else text
     scope: dict = {}
     with contextlib.redirect_stdout(io.StringIO()):
         for name, _ in example.EXPERIMENTS:
@@ -77,7 +77,7 @@ def example_messages() -> list[str]:
     the course has)."""
     from coursekit import example
 
-    text = example.PAGE.read_text(encoding="utf-8")
+    text = pagetext.read(example.PAGE)
     out = []
     for old, new in EXAMPLE_EDITS:
         if old not in text:

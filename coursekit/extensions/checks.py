@@ -25,7 +25,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit.core import CourseError, engine, footer, guard, manifest, pasted, proposer, scan, shown, stamps, widgets
+from coursekit.core import CourseError, engine, footer, guard, manifest, pagetext, pasted, proposer, scan, shown, stamps, widgets
 from coursekit.extensions import facts
 
 log = logging.getLogger("coursekit")
@@ -56,7 +56,7 @@ def plan(root: Path, lesson: engine.Lesson) -> engine.PagePlan | None:
     if page is None:
         return None
     rel = page.relative_to(root).as_posix()
-    _, fm_lines, body = scan.front_matter(page.read_text(encoding="utf-8"))
+    _, fm_lines, body = scan.front_matter(pagetext.read(page))
     exprs = guard.scan_page(rel, body).expressions + widgets.declared(body)
 
     def runs_here(f) -> bool:
@@ -92,7 +92,7 @@ class _Pages:
         """(path, line of the text's first line, front matter) of the page holding `text`."""
         best = None
         for path in sorted((root / "docs").rglob("*.md")):
-            full = self.seen.get(path, lambda p: p.read_text(encoding="utf-8"))
+            full = self.seen.get(path, pagetext.read)
             fm, fm_lines, body = scan.front_matter(full)
             if body == text or body.strip() == text.strip():
                 offset = body.find(text.strip()[:200]) if body != text else 0
@@ -111,11 +111,11 @@ class GuardPreprocessor(Preprocessor):
         self.hint = proposer.hint if hints else None
 
     def run(self, lines: list[str]) -> list[str]:
-        text = "\n".join(lines)
+        text = pagetext.normal("\n".join(lines))  # a builder may pass a BOM or CRLF on: read as MkDocs reads
         root = engine.current.root or Path.cwd()
         path, first, fm = _pages.locate(root, text)
         if path == "<page>":
-            return lines  # markdown-exec converting a block's output, or text from elsewhere
+            return text.split("\n")  # markdown-exec converting a block's output, or text from elsewhere
         lesson_id = page_lesson(path, text, fm)
         build, owns = engine.current.build, False
         if build is None and (lesson_id or EXECUTES.search(text)):  # a builder without the MkDocs hooks
@@ -168,7 +168,7 @@ def figure_problems(root: Path, path: str, text: str, first: int) -> list[guard.
         line = first + text.count("\n", 0, m.start())
         figure = (root / path).parent / src
         try:
-            svg = figure.read_text(encoding="utf-8-sig")
+            svg = pagetext.read(figure)
         except (OSError, UnicodeDecodeError) as err:
             found.append(guard.Problem(path, line, f"图 {src} 读不出来（{err.__class__.__name__}）：构建核对不了它里面的数"))
             continue
@@ -272,7 +272,7 @@ def paste_problems(root: Path, path: str, text: str, first: int, shows_by_defaul
                 break
             for p in parts:
                 if p.path.endswith(".py") and p.path not in sources:
-                    sources[p.path] = (root / p.path).read_text(encoding="utf-8")
+                    sources[p.path] = pagetext.read(root / p.path)
         listings.append(pasted.Listing(first + f.start - 1, tuple(parts)))
     return [guard.Problem(path, m.listing.line, m.message(), kind="code") for m in pasted.missing(listings, sources)]
 
@@ -305,7 +305,7 @@ def _shown_source(state: PageState, spec: str) -> str | None:
     rel, body, start = piece
     if rel.endswith(".py") and not re.match(r"lessons/l\d+/", rel):  # a lesson's own files are its
         # page's (engine.Build.comment_problems), reported once
-        whole = (state.root / rel).read_text(encoding="utf-8")
+        whole = pagetext.read(state.root / rel)
         state.problems += comments.problems(rel, whole, start, start + body.count("\n"))
     return body
 
@@ -334,7 +334,7 @@ def _included(root: Path, spec: str) -> tuple[str, str, int] | None:
     file = root / rel
     if not file.is_file():
         return None
-    lines = file.read_text(encoding="utf-8").split("\n")
+    lines = pagetext.read(file).split("\n")
     if not rest:
         return rel, "\n".join(lines), 1  # section markers left in: snippets drops them from the page
     span = LINES.fullmatch(rest)
@@ -451,7 +451,7 @@ def _build_info(root: Path) -> dict[str, str]:
 
 def _title(state: PageState) -> str:
     """The page's title as MkDocs gives it: its front matter's, or its first heading's."""
-    fm, _, body = scan.front_matter((state.root / state.path).read_text(encoding="utf-8"))
+    fm, _, body = scan.front_matter(pagetext.read(state.root / state.path))
     found = re.search(r"^title:[ \t]*(.+?)[ \t]*$", fm, re.M) or re.search(r"^#[ \t]+(.+?)[ \t#]*$", body, re.M)
     return found.group(1).strip("'\"") if found else ""
 

@@ -45,7 +45,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from coursekit.core import CourseError, engine, guard, scan, stamps, syntax
+from coursekit.core import CourseError, engine, guard, pagetext, scan, stamps, syntax
 
 SUMMARY_NAME = "SUMMARY"
 TABLE_MARKER = "<!-- 课程目录：构建时由 coursekit/extensions/crossref.py 生成，每讲一行：页面开头的 title，lessons/lNN/__init__.py 的 SUMMARY -->"
@@ -120,7 +120,7 @@ _read = stamps.Remembered()  # (page, its lesson's __init__.py) -> Lesson
 def declared_summary(init: Path) -> tuple[str | None, int]:
     """(the string assigned to SUMMARY in a lesson's __init__.py, its line); (None, 1) without one."""
     try:
-        return summary_in(init.read_text(encoding="utf-8"))
+        return summary_in(pagetext.read(init))
     except OSError:
         return None, 1
 
@@ -154,7 +154,7 @@ def _lesson(root: Path, file: Path) -> Lesson | None:
 
 
 def _read_lesson(root: Path, rel: str, file: Path, init: Path, number: int) -> Lesson:
-    fm, _, _ = scan.front_matter(file.read_text(encoding="utf-8"))
+    fm, _, _ = scan.front_matter(pagetext.read(file))
     try:
         meta = yaml.safe_load(fm) if fm else {}
     except yaml.YAMLError:
@@ -330,7 +330,7 @@ class _Pages:
 
     def locate(self, root: Path, text: str) -> str | None:
         for path in sorted((root / "docs").rglob("*.md")):
-            body = self.seen.get(path, lambda p: scan.front_matter(p.read_text(encoding="utf-8"))[2])
+            body = self.seen.get(path, lambda p: scan.front_matter(pagetext.read(p))[2])
             if body == text or body.strip() == text.strip():
                 return path.relative_to(root).as_posix()
         return None
@@ -353,17 +353,18 @@ class _State:
 
 class LocatePreprocessor(Preprocessor):
     """First of all preprocessors: which page this is, and its own declarations checked (before the
-    guard starts its lesson's code, so a refusal leaves nothing running). Changes nothing."""
+    guard starts its lesson's code, so a refusal leaves nothing running). Changes nothing but what
+    a builder that decoded the page itself left in it: a BOM, CR line ends (pagetext.normal)."""
 
     def run(self, lines: list[str]) -> list[str]:
         root = engine.current.root or Path.cwd()
-        text = "\n".join(lines)
+        text = pagetext.normal("\n".join(lines))
         path = _pages.locate(root, text) if (root / "docs").is_dir() else None
         state = _State(root, path, lessons(root) if path else {})
         self.md.coursekit_crossref = state
         if state.own is not None:
             _problems([state.own])
-        return lines
+        return text.split("\n")
 
 
 class TablePreprocessor(Preprocessor):

@@ -21,7 +21,7 @@ import markdown_exec
 from markdown_exec import base_format
 from markupsafe import Markup
 
-from coursekit.core import digests, engine, guard, printed, shown, widgets
+from coursekit.core import digests, engine, guard, pagetext, printed, shown, widgets
 
 OURS = ("src", "file")
 # markdown-exec's validator fills `options` for base_format; a listing sets its `extra` (the title)
@@ -146,7 +146,7 @@ def sections(spec: str, root: Path) -> list[tuple[str, str, tuple[int, int]]]:
         path, _, name = item.partition(":")
         if not (root / path).is_file():
             raise FileNotFoundError(f"要展示的文件 {path} 不存在（删掉或改名了吗？）")
-        lines = (root / path).read_text(encoding="utf-8").split("\n")
+        lines = pagetext.read(root / path).split("\n")
         if not name:
             out.append((path, "\n".join(lines).strip("\n"), (1, len(lines))))
             continue

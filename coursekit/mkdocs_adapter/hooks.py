@@ -28,9 +28,9 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
-from coursekit.core import CourseError, engine, footer, manifest, notebook, report  # noqa: E402
+from coursekit.core import CourseError, engine, footer, manifest, notebook, pagetext, report  # noqa: E402
 from coursekit.extensions import checks  # noqa: E402
-from coursekit.mkdocs_adapter import incremental, notebook_page, pagecache, search_index, segmenter, speed  # noqa: E402
+from coursekit.mkdocs_adapter import incremental, notebook_page, pagecache, search_index, segmenter, speed, watcher  # noqa: E402
 from coursekit.core.shown import CONFIRMING  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
@@ -51,6 +51,7 @@ def on_startup(command: str, dirty: bool) -> None:
     _state["serving"] = command == "serve"
     if _state["serving"]:
         speed.poll_sooner()
+        watcher.watch_by_content()  # an edit that kept its time and size is seen
 
 
 def on_config(config):
@@ -125,6 +126,8 @@ def on_pre_page(page, config, files):
     if page.file.src_uri.endswith(".ipynb"):
         _write_notebook(page.file.src_uri)
         page.render = types.MethodType(notebook_page.render, page)
+    else:
+        _readable(page)
     _plain_errors(page)
     if _state["pagecache"] is not None:
         _state["pagecache"].wrap(page, files)  # unchanged inputs: the kept conversion (coursekit/mkdocs_adapter/pagecache.py)
@@ -143,6 +146,20 @@ def _write_notebook(uri: str) -> None:
     message = notebook.write(build, ROOT, CACHE / notebook.MADE, lesson_id, _state["made"])
     if message:
         _state["notebook_errors"].append(message)
+
+
+def _readable(page) -> None:
+    """A page that is not UTF-8 fails the build at its file and the line of the first bad byte
+    (coursekit.core.pagetext), before the page cache or MkDocs read it: MkDocs' own reading raises
+    a UnicodeDecodeError with a traceback that names neither."""
+    if page.file.abs_src_path is None:
+        return
+    try:
+        pagetext.read(page.file.abs_src_path)
+    except pagetext.UnreadableText as err:
+        raise PluginError(str(err)) from None
+    except OSError:
+        pass  # gone: MkDocs says so
 
 
 def _plain_errors(page) -> None:

@@ -3,8 +3,9 @@
 MkDocs rebuilds and re-renders every page on each save, so at 30 lessons a one-word edit waits for
 60 pages of templates and search indexing. Under serve this module swaps in a builder that, unless
 the site's structure changed (mkdocs.yml, templates, build tooling, the set of pages), runs MkDocs'
-own dirty build: a page is rebuilt when its source is newer than its output, and also when what it
-shows changed behind it: its lesson's run, a file it includes (`--8<--`, `file=`), or another
+own dirty build: a page is rebuilt when its source is newer than its output, and also when its text
+or what it shows changed behind it, whatever the times say (coursekit.mkdocs_adapter.watcher sees
+such an edit): its lesson's run, a file it includes (`--8<--`, `file=`), or another
 lesson's title or summary (the home page's table, lesson pages' links: coursekit.extensions.crossref). The search
 plugin then indexes only the rebuilt pages; `merge_search_index` puts every other page's entries
 back from the previous index. (Material's own dirty merge is not used: it drops the previous
@@ -34,7 +35,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from coursekit.extensions import crossref
-from coursekit.core import stamps
+from coursekit.core import pagetext, stamps
 
 FILES = re.compile(r"\bfile=([\"'])(.+?)\1")  # a listing's file="a.py:part b.py" (coursekit.extensions.fence)
 STRUCTURE = ("mkdocs.yml", "overrides", "coursekit", "templates")
@@ -129,19 +130,33 @@ _read = stamps.Remembered()  # page -> (its lesson, whether it shows declaration
 def _page(root: Path, page: Path) -> tuple[str | None, bool, list[str]]:
     from coursekit.extensions.checks import page_lesson  # the extension imports MkDocs-free modules only
 
-    text = page.read_text(encoding="utf-8")
+    try:
+        text = pagetext.read(page)
+    except pagetext.UnreadableText:  # the build names it at its line (hooks._readable)
+        return None, False, []
     rel = page.relative_to(root).as_posix()
     # a lesson page, or one naming its lesson (front matter, a block)
     return page_lesson(rel, text, text), crossref.shows_declarations(rel, text), references(text)
 
 
+def _references(path: Path) -> list[str]:
+    """What an included file includes in turn; a file that is not UTF-8 includes nothing here (the
+    page's build names it at its line)."""
+    try:
+        return references(pagetext.read(path))
+    except pagetext.UnreadableText:
+        return []
+
+
 def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) -> str:
-    """What a page shows besides its own text: its lesson's run, the files it includes (and the
+    """What a page shows: its own text (MkDocs' dirty build compares times only, so an edit that
+    put the page's time back would be missed), its lesson's run, the files it includes (and the
     files those include) and, where it shows them, other lessons' titles and summaries
     (`declarations()`, read when needed). Each file is read again only when its stamp says it may
     have changed (coursekit.core.stamps)."""
     lesson_id, shows, todo = _read.get(page, lambda p: _page(root, p), key=(str(root), str(page)))
-    h = hashlib.sha256(run_keys.get(lesson_id, "").encode() if lesson_id else b"")
+    h = hashlib.sha256(stamps.digest(page).encode())
+    h.update(run_keys.get(lesson_id, "").encode() if lesson_id else b"")
     if shows:  # other lessons' titles and summaries (links, table)
         h.update(declarations().encode())
     todo, seen = list(todo), set()
@@ -153,8 +168,7 @@ def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) 
         seen.add(path)
         h.update(ref.encode() + b"\0" + stamps.digest(path).encode() + b"\0")
         if path.is_file():
-            todo += _read.get(path, lambda p: references(p.read_text(encoding="utf-8", errors="replace")),
-                              key=(str(path), "includes"))
+            todo += _read.get(path, _references, key=(str(path), "includes"))
     return h.hexdigest()
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from mkdocs.structure.pages import Page
 
+from coursekit.core import pagetext
 from coursekit.core.notebook import title_of, to_markdown
 
 def _number(page) -> str:
@@ -30,7 +31,7 @@ def _number(page) -> str:
 def render(page, config, files) -> str:
     """The notebook page's body, rendered as the site renders Markdown; sets its toc, title and search."""
     path = Path(page.file.abs_src_path)
-    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb = json.loads(pagetext.read(path))
     number = _number(page)
     page.markdown, _ = to_markdown(nb, number, path.name)
     Page.render(page, config, files)  # MkDocs' own rendering (the page's own `render` is this function)

@@ -12,7 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
-from coursekit.core import engine, notebook
+from coursekit.core import engine, notebook, pagetext, stamps
 from coursekit.extensions import checks
 
 CONFIG = "mkdocs.yml"
@@ -45,7 +45,7 @@ def notebooks(root: Path) -> tuple[list[str], list[str]]:
 
 def _notebook_page(nb_path: Path, uri: str) -> str:
     number = re.match(r"lessons/0*(\d+)-", uri).group(1)
-    markdown, _ = notebook.to_markdown(json.loads(nb_path.read_text(encoding="utf-8")), number, Path(uri).name)
+    markdown, _ = notebook.to_markdown(json.loads(pagetext.read(nb_path)), number, Path(uri).name)
     return f"---\ntitle: {notebook.title_of(number)}\nsearch:\n  exclude: true\n---\n\n{markdown}"
 
 
@@ -150,12 +150,14 @@ def serve(address: str) -> int:
         stop.set()
 
 
-def _stamps(folder: Path) -> dict[Path, int]:
+def _stamps(folder: Path) -> dict[Path, tuple]:
+    """Each file's time with the digest of its bytes: an edit that put the time back is seen too
+    (the digest is read again only when the file's stamp moved, coursekit.core.stamps)."""
     out = {}
     for path in folder.rglob("*"):
         if path.is_file() and "__pycache__" not in path.parts:
             try:
-                out[path] = path.stat().st_mtime_ns
+                out[path] = (path.stat().st_mtime_ns, stamps.digest(path))
             except OSError:
                 pass
     return out
