@@ -37,13 +37,13 @@ from importlib import metadata
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from coursekit.core import blocks, digests, stamps, store, syntax
+from coursekit.core import blocks, digests, reads, stamps, store, syntax
 
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
 AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
 SITE = "site"  # the lesson id of blocks on pages of no lesson: they run in a worker with no lesson run
-FORMAT = 5  # bump when the cache layout, or what a recorded run has passed, changes
+FORMAT = 6  # bump when the cache layout, or what a recorded run has passed, changes
 
 
 class LessonError(Exception):
@@ -132,12 +132,16 @@ def versions() -> dict[str, str]:
 
 def runner_digest(root: Path) -> str:
     """The runner's code as it behaves (coursekit.core.runner: how every experiment file runs and what
-    of its printing is kept): a run depends on it as on the lesson modules it imported. The one the
-    workers import: the tree's own kit when it has one (they start in the tree), else this one."""
+    of its printing is kept) and what a run may read (coursekit.core.reads): a run depends on them as
+    on the lesson modules it imported. The ones the workers import: the tree's own kit when it has
+    one (they start in the tree), else this one."""
     from coursekit import KIT
 
-    path = root / "coursekit/core/runner.py"
-    return digests.kit_file(path if path.is_file() else KIT / "core/runner.py")
+    def kit(rel: str) -> str:
+        path = root / "coursekit" / rel
+        return digests.kit_file(path if path.is_file() else KIT / rel)
+
+    return digests.sha(kit("core/runner.py"), kit("core/reads.py"))
 
 
 @dataclass
@@ -190,6 +194,13 @@ class Zygote:
             pass_fds=[theirs.fileno()], cwd=root, stdin=subprocess.DEVNULL)
         theirs.close()
         self.channel, self.root, self.lock = ours, Path(root), threading.Lock()
+        self.env = dict(os.environ)  # what the zygote started with; each worker gets the build's (env_now)
+
+    def env_now(self) -> dict:
+        """How this process's environment differs from the zygote's now: a worker reads the build's."""
+        now = dict(os.environ)
+        return {"set": {k: v for k, v in now.items() if self.env.get(k) != v},
+                "unset": sorted(set(self.env) - set(now))}
 
     @classmethod
     def get(cls, root: Path) -> Zygote:
@@ -217,9 +228,9 @@ class Worker:
         os.close(fd)
         # The log only explains a death; it goes at close, or when the process exits without closing.
         self._drop_log = weakref.finalize(self, _unlink, self.log)
-        settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit}
-        self.pid, self.conn = Zygote.get(root).fork(
-            {"package": lesson.package, "settings": settings, "log": self.log})
+        zygote = Zygote.get(root)
+        settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit, "env": zygote.env_now()}
+        self.pid, self.conn = zygote.fork({"package": lesson.package, "settings": settings, "log": self.log})
         self.dead: LessonError | None = None
         self.played: dict[str, str] = {}  # page -> the chain of the last block it ran there
 
@@ -333,14 +344,15 @@ class Build:
                 self._runs[lesson_id] = self._pool.submit(self._run, lesson_id)
             return self._runs[lesson_id]
 
-    # ---- the run cache: a few runs per lesson, each valid while the files it read are unchanged ----
+    # ---- the run cache: a few runs per lesson, each valid while what it read is unchanged ----------
     def _own_files(self, lesson: Lesson) -> list[str]:
         if not lesson.package:
             return []
         return [f"{lesson.folder}/__init__.py"] + [f"{lesson.folder}/{n}.py" for n, _ in lesson.experiments]
 
     def _cached(self, lesson: Lesson) -> Run | None:
-        """The lesson's most recently used recorded run whose files all read as they did then."""
+        """The lesson's most recently used recorded run whose files, variables and day all read as they
+        did then (coursekit.core.reads)."""
         for path in self.store.runs(lesson.package or SITE):
             record = self.store.read(path)
             if record.get("format") != FORMAT or record.get("versions") != self.versions:
@@ -349,7 +361,7 @@ class Build:
                 continue
             if record.get("experiments") != [list(e) for e in lesson.experiments]:
                 continue
-            if any(digests.file_hash(self.root, rel, lesson) != h for rel, h in record["deps"].items()):
+            if any(reads.current(self.root, dep, lesson) != h for dep, h in record["deps"].items()):
                 continue
             self.store.use(path)
             return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
@@ -365,7 +377,7 @@ class Build:
             return Run(lesson, "", [], fixed)
         start = time.perf_counter()
         worker = Worker(self.root, lesson) if lesson.experiments else None  # nothing to run (SITE)
-        files, deps, error = [], set(self._own_files(lesson)), None
+        files, deps, keyed, error = [], set(self._own_files(lesson)), {}, None
         if lesson.package:  # what its comments bind: its page's problems change with it (comment_problems)
             from coursekit.core.comments import bindings_file
 
@@ -383,7 +395,8 @@ class Build:
                 break
             files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
             deps.update(answer["deps"])
-        dep_hashes = {rel: digests.file_hash(self.root, rel, lesson) for rel in sorted(deps)}
+            keyed.update(answer["reads"])  # its variables and day, as the worker read them
+        dep_hashes = {rel: digests.file_hash(self.root, rel, lesson) for rel in sorted(deps)} | keyed
         key = digests.sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT),
                           runner_digest(self.root))
         run = Run(lesson, key, files, error, executed=True, seconds=time.perf_counter() - start)
@@ -511,9 +524,9 @@ class Build:
         return self.blocks.execute(lesson_id, page, previous, code, where, worker, run)
 
     def unchanged(self, lesson_id: str, deps: dict) -> bool:
-        """Every file in `deps` (path -> hash) reads as it did."""
+        """Everything in `deps` (a file's path, a variable, the day -> its digest) reads as it did."""
         lesson = self.lesson(lesson_id)
-        return all(isinstance(h, str) and digests.file_hash(self.root, rel, lesson) == h for rel, h in deps.items())
+        return all(isinstance(h, str) and reads.current(self.root, dep, lesson) == h for dep, h in deps.items())
 
     def close(self) -> None:
         with self._lock:
@@ -527,6 +540,8 @@ def _lesson_error(info: dict, what: str, file: str | None = None) -> LessonError
     """A failing assert says what it checked (its message, or its source: coursekit.core.worker);
     any other exception its type and message."""
     where = tuple(info["where"]) if info.get("where") else None
+    if info["type"] == reads.Refused.__name__:  # it says what it read and what to write instead
+        return LessonError(info["message"], where, file=file)
     if info["type"] == "AssertionError":
         return LessonError(f"核对失败{'：' + info['message'] if info['message'] else ''}", where, file=file)
     return LessonError(f"{what}：{info['type']}{': ' + info['message'] if info['message'] else ''}", where, file=file)
