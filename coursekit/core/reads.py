@@ -343,16 +343,11 @@ def _reads(args) -> bool:
 
 
 def _comparable(value):
-    """A generator's state as something == compares (tensors and arrays by their bytes)."""
-    if isinstance(value, (tuple, list)):
-        return tuple(_comparable(v) for v in value)
-    if isinstance(value, dict):
-        return tuple((k, _comparable(v)) for k, v in sorted(value.items()))
+    """A generator's state as something == compares: a tensor by its bytes, and a state tuple's arrays
+    (numpy's) by theirs; Python's tuple of ints as it is."""
     if hasattr(value, "numpy") and hasattr(value, "dtype"):
         return value.numpy().tobytes()
-    if hasattr(value, "tobytes"):
-        return value.tobytes()
-    return value
+    return tuple(v.tobytes() if hasattr(v, "tobytes") else v for v in value)
 
 
 _STATES: list = []  # (generator, its state function), resolved at first use
