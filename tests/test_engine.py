@@ -653,3 +653,20 @@ def test_an_unseeded_draw_in_a_page_block_is_refused_at_the_block(shared):
     answer = shared.execute(C, "docs/p.md", digests.chain("", code), code, "docs/p.md:7")
     assert answer["error"]["message"].startswith("用了没有种子的随机数（Python 的 random）")
     assert tuple(answer["error"]["where"]) == ("docs/p.md", 8)
+
+
+@pytest.mark.engine
+def test_under_the_flag_a_lesson_runs_twice_and_what_prints_otherwise_is_named(root, monkeypatch):
+    """What no table names (a generator of its own without a seed) still can't pass as checked
+    where CI builds: under engine.TWICE each lesson that runs runs twice, in fresh workers, and the
+    first statement printing otherwise fails it at its line, with both lines; a run kept without the
+    flag runs again under it, once."""
+    lesson(root, D, {"own": "import random\nrng = random.Random()\nx = 1\nprint('抽到', rng.random())\n"})
+    assert runs(root, [D, C])[D].error is None  # one run can't tell
+    monkeypatch.setenv(engine.TWICE, "1")
+    twice = runs(root, [D, C])
+    error = twice[D].error
+    assert error is not None and error.where == (f"lessons/{D}/own.py", 4), error
+    assert str(error).startswith("同一份代码运行两次，这条语句打印的不一样：第一次「抽到 0.") and "第二次「抽到 0." in str(error)
+    assert twice[C].executed and twice[C].error is None  # kept without the flag: run again, twice
+    assert not runs(root, [C])[C].executed

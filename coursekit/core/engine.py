@@ -19,6 +19,7 @@ result is cached by what it depends on.
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import os
 import platform
@@ -43,6 +44,9 @@ TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
 AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
 SITE = "site"  # the lesson id of blocks on pages of no lesson: they run in a worker with no lesson run
+# Set to 1 (CI's tests do: tests/conftest.py built_site), each lesson that runs runs twice, each time
+# in a fresh worker, and a statement printing otherwise fails it; a run kept without it runs again.
+TWICE = "COURSEKIT_RUN_TWICE"
 FORMAT = 6  # bump when the cache layout, or what a recorded run has passed, changes
 
 
@@ -315,6 +319,7 @@ class Build:
         self._lock = threading.Lock()
         self.executed_seconds = 0.0
         self.reruns = 0
+        self.twice = os.environ.get(TWICE) == "1"
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, lesson_ids=None) -> None:
@@ -361,6 +366,8 @@ class Build:
                 continue
             if record.get("experiments") != [list(e) for e in lesson.experiments]:
                 continue
+            if self.twice and not record.get("repeated"):
+                continue
             if any(reads.current(self.root, dep, lesson) != h for dep, h in record["deps"].items()):
                 continue
             self.store.use(path)
@@ -396,6 +403,8 @@ class Build:
             files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
             deps.update(answer["deps"])
             keyed.update(answer["reads"])  # its variables and day, as the worker read them
+        if error is None and self.twice and files:
+            error = self._repeat(lesson, files)
         dep_hashes = {rel: digests.file_hash(self.root, rel, lesson) for rel in sorted(deps)} | keyed
         key = digests.sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT),
                           runner_digest(self.root))
@@ -403,7 +412,7 @@ class Build:
         if error is None:
             self.store.record(lesson.package or SITE, key, {
                 "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments, "runner": runner_digest(self.root),
-                "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
+                "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files], "repeated": self.twice})
             if worker is not None:
                 self._prepare_page(run, worker)
         if worker is not None:
@@ -411,6 +420,24 @@ class Build:
         with self._lock:
             self.executed_seconds += run.seconds
         return run
+
+    def _repeat(self, lesson: Lesson, files: list[FileResult]) -> LessonError | None:
+        """The lesson run again in a fresh worker (TWICE): the first statement that printed otherwise,
+        with what it printed each time; a random draw with no seed is refused at its line before
+        this (coursekit.core.reads), so what is left here is what nothing names (an unseeded
+        random.Random(), uuid4, the order of threads)."""
+        worker = Worker(self.root, lesson)
+        try:
+            for first in files:
+                answer = worker.ask(("run", first.name, first.title), f"第二次运行 {first.path} ")
+                if "error" in answer:
+                    return _lesson_error(answer["error"], f"第二次运行 {first.path} 出错（第一次没有）", first.path)
+                for (line, _, was), (_, _, now) in zip(first.statements, answer["statements"]):
+                    if was != now:
+                        return LessonError(unrepeatable(was, now), (first.path, line), file=first.path)
+        finally:
+            worker.close()
+        return None
 
     def _fixed_print_numbers(self, lesson: Lesson) -> LessonError | None:
         """Numbers the lesson's code would print as typed text instead of computing them."""
@@ -534,6 +561,14 @@ class Build:
         for w in workers:
             w.close()
         self._pool.shutdown(wait=True, cancel_futures=True)  # a run still going ends (its worker is gone) before the tree may go
+
+
+def unrepeatable(was: str, now: str) -> str:
+    """What a statement that printed otherwise the second time is told: the first line that differs."""
+    pairs = itertools.zip_longest(was.splitlines(), now.splitlines(), fillvalue="")
+    first, second = next(((a, b) for a, b in pairs if a != b), (was, now))
+    return (f"同一份代码运行两次，这条语句打印的不一样：第一次「{first[:80]}」，第二次「{second[:80]}」；"
+            "有什么没有固定下来（没有种子的生成器如 random.Random()、uuid4、线程的先后……），页面上的数每次构建都会变")
 
 
 def _lesson_error(info: dict, what: str, file: str | None = None) -> LessonError:
