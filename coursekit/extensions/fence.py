@@ -22,6 +22,7 @@ from markdown_exec import base_format
 from markupsafe import Markup
 
 from coursekit.core import digests, engine, guard, printed, shown, widgets
+from coursekit.core.reads import Refused
 
 OURS = ("src", "file")
 # markdown-exec's validator fills `options` for base_format; a listing sets its `extra` (the title)
@@ -130,6 +131,8 @@ def _failed(state, where: str, error: dict, headline: str = "代码块执行出�
         at = f"（第 {inner[1]} 行）"
     if error.get("type") == "AssertionError":
         what = f"核对失败：{error['message']}" if error["message"] else "核对失败"
+    elif error.get("type") == Refused.__name__:  # it says what was read and what to write instead
+        what = error["message"]
     else:
         what = f"{error['type']}: {error['message']}" if error.get("type") else error["message"]
     message = f"{headline}{at}：{what}"
