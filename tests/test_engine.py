@@ -670,3 +670,7 @@ def test_under_the_flag_a_lesson_runs_twice_and_what_prints_otherwise_is_named(r
     assert str(error).startswith("同一份代码运行两次，这条语句打印的不一样：第一次「抽到 0.") and "第二次「抽到 0." in str(error)
     assert twice[C].executed and twice[C].error is None  # kept without the flag: run again, twice
     assert not runs(root, [C])[C].executed
+    names = ", ".join(repr(f"词{n}") for n in range(20))  # a set's order follows the strings' hashes
+    lesson(root, E, {"order": f"words = {{{names}}}\nprint('、'.join(words))\n"})
+    ordered = runs(root, [E])[E]
+    assert ordered.error is not None and ordered.error.where == (f"lessons/{E}/order.py", 2), ordered.error

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import ClassVar
 
 from coursekit.core import blocks, digests, reads, stamps, store, syntax
 
@@ -186,16 +187,18 @@ class Run:
 
 
 class Zygote:
-    """The process workers are forked from (coursekit.core.worker.zygote), started once per process."""
+    """The process workers are forked from (coursekit.core.worker.zygote), started once per process;
+    under TWICE a second one, its strings hashed with another seed (`hash_seed`), for the second runs."""
 
     _lock = threading.Lock()
-    _instance = None
+    _instances: ClassVar[dict[str | None, Zygote]] = {}  # by hash seed
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, hash_seed: str | None = None) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed} if hash_seed else None
         self.process = subprocess.Popen(
             [sys.executable, "-m", "coursekit.core.worker", str(root), str(theirs.fileno())],
-            pass_fds=[theirs.fileno()], cwd=root, stdin=subprocess.DEVNULL)
+            pass_fds=[theirs.fileno()], cwd=root, stdin=subprocess.DEVNULL, env=env)
         theirs.close()
         self.channel, self.root, self.lock = ours, Path(root), threading.Lock()
         self.env = dict(os.environ)  # what the zygote started with; each worker gets the build's (env_now)
@@ -207,11 +210,11 @@ class Zygote:
                 "unset": sorted(set(self.env) - set(now))}
 
     @classmethod
-    def get(cls, root: Path) -> Zygote:
+    def get(cls, root: Path, hash_seed: str | None = None) -> Zygote:
         with cls._lock:
-            z = cls._instance
+            z = cls._instances.get(hash_seed)
             if z is None or z.root != Path(root) or z.process.poll() is not None:
-                z = cls._instance = Zygote(root)
+                z = cls._instances[hash_seed] = Zygote(root, hash_seed)
             return z
 
     def fork(self, job: dict) -> tuple[int, Connection]:
@@ -226,13 +229,13 @@ class Zygote:
 class Worker:
     """One lesson's process. Requests wait at most the time limit (plus a grace period)."""
 
-    def __init__(self, root: Path, lesson: Lesson) -> None:
+    def __init__(self, root: Path, lesson: Lesson, hash_seed: str | None = None) -> None:
         self.lesson = lesson
         fd, self.log = tempfile.mkstemp(prefix=f"coursekit-{lesson.number}-", suffix=".log")
         os.close(fd)
         # The log only explains a death; it goes at close, or when the process exits without closing.
         self._drop_log = weakref.finalize(self, _unlink, self.log)
-        zygote = Zygote.get(root)
+        zygote = Zygote.get(root, hash_seed)
         settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit, "env": zygote.env_now()}
         self.pid, self.conn = zygote.fork({"package": lesson.package, "settings": settings, "log": self.log})
         self.dead: LessonError | None = None
@@ -422,11 +425,12 @@ class Build:
         return run
 
     def _repeat(self, lesson: Lesson, files: list[FileResult]) -> LessonError | None:
-        """The lesson run again in a fresh worker (TWICE): the first statement that printed otherwise,
-        with what it printed each time; a random draw with no seed is refused at its line before
-        this (coursekit.core.reads), so what is left here is what nothing names (an unseeded
-        random.Random(), uuid4, the order of threads)."""
-        worker = Worker(self.root, lesson)
+        """The lesson run again in a fresh worker (TWICE), forked from a zygote hashing strings with
+        another seed (so the order of a set of strings may change, as it does from one build to the
+        next): the first statement that printed otherwise, with what it printed each time. A random
+        draw with no seed is refused at its line before this (coursekit.core.reads), so what is left
+        here is what nothing names (an unseeded random.Random(), uuid4, a set's order, threads)."""
+        worker = Worker(self.root, lesson, hash_seed="2" if os.environ.get("PYTHONHASHSEED") == "1" else "1")
         try:
             for first in files:
                 answer = worker.ask(("run", first.name, first.title), f"第二次运行 {first.path} ")
@@ -568,7 +572,8 @@ def unrepeatable(was: str, now: str) -> str:
     pairs = itertools.zip_longest(was.splitlines(), now.splitlines(), fillvalue="")
     first, second = next(((a, b) for a, b in pairs if a != b), (was, now))
     return (f"同一份代码运行两次，这条语句打印的不一样：第一次「{first[:80]}」，第二次「{second[:80]}」；"
-            "有什么没有固定下来（没有种子的生成器如 random.Random()、uuid4、线程的先后……），页面上的数每次构建都会变")
+            "有什么没有固定下来（没有种子的生成器如 random.Random()、uuid4、集合里字符串的顺序、线程的先后……），"
+            "页面上的数每次构建都会变")
 
 
 def _lesson_error(info: dict, what: str, file: str | None = None) -> LessonError:
