@@ -22,7 +22,6 @@ from markdown_exec import base_format
 from markupsafe import Markup
 
 from coursekit.core import digests, engine, guard, printed, shown, widgets
-from coursekit.core.reads import Refused
 
 OURS = ("src", "file")
 # markdown-exec's validator fills `options` for base_format; a listing sets its `extra` (the title)
@@ -122,6 +121,8 @@ def _elsewhere(named: str, own: str | None) -> str:
 def _failed(state, where: str, error: dict, headline: str = "代码块执行出错", kind: str = "code") -> str:
     """Report a block's failure at the block (`kind` as guard.Problem: "code", or "drift" for
     numbers typed instead of computed); a failing assert says what it checked."""
+    from coursekit.core.reads import Refused
+
     path, _, line = where.rpartition(":")
     inner = error.get("where")
     at = ""
