@@ -4,7 +4,8 @@
   reading (numbers, scan, guard, printed, comments; the words they read with, lexicon; pagetext: a
   page's text as a reader gets it, BOM and line ends aside), bindings proposed for unbound numbers (queries:
   what the text asks; candidates: the search, in the lesson's worker; proposer), the lessons' runs
-  (runner: how a lesson's files run; engine: scheduling, workers, evaluation; worker: the process; blocks: page blocks; variations)
+  (runner: how a lesson's files run; engine: scheduling, workers, evaluation; worker: the process; reads: what a run
+  read and what it may not; blocks: page blocks; variations)
   and their sealed cache (store; digests, stamps: what it is keyed by; syntax: the one door to ast.parse), what pages show (shown,
   pasted, manifest, widgets, notebook, report, footer). It imports no builder and no Markdown library.
 - `coursekit.extensions`: the Python-Markdown extensions over the core (checks, fence, crossref,

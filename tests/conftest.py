@@ -33,6 +33,7 @@ from pathlib import Path
 
 import pytest
 
+from coursekit.core.engine import TWICE
 from scripts.drive import ROOT, copy_repo, mkdocs_build  # re-exported for the tests
 from tests.harness import Lesson, lessons, site_config
 
@@ -85,14 +86,16 @@ def edit(repo: Path, path: str, old: str, new: str) -> int:
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """The real repository built once with `mkdocs build --strict`: once for the whole run, whatever
-    the number of pytest-xdist workers (the first to ask builds it under a lock, the others read it)."""
+    the number of pytest-xdist workers (the first to ask builds it under a lock, the others read it).
+    Each lesson that runs runs twice (engine.TWICE): a lesson whose numbers differ between two runs
+    of the same tree fails here, naming the statement, before any drift."""
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # xdist: one basetemp a worker
     site, said = shared / "built-site", shared / "built-site.json"
     with open(shared / "built-site.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not said.exists():
-            result = mkdocs_build(ROOT, site)
+            result = mkdocs_build(ROOT, site, **{TWICE: "1"})
             said.write_text(json.dumps([result.returncode, result.stdout + result.stderr]), encoding="utf-8")
     returncode, log = json.loads(said.read_text(encoding="utf-8"))
     assert returncode == 0, log

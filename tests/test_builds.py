@@ -113,6 +113,8 @@ FAULTS = [
     ("second", "open('docs/x.md', 'w')", "不能写入受监视的源文件夹", 1),
     ("second", "while True:\n    pass", "超过时间上限 3 秒", (1, 2)),
     ("first", "raise ValueError('第一个实验就出错')", "ValueError: 第一个实验就出错", 1),
+    ("second", "import random\npick = random.random()", "用了没有种子的随机数（Python 的 random）", 2),
+    ("block", "import time\nstarted = time.time()", "：time.time() 读的是钟表时间", 2),
 ]
 CHECKS = [
     ('assert b.sum() == 15, "加倍后的和应是 15"', "核对失败：加倍后的和应是 15"),  # its own message

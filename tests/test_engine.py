@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.core import digests, engine, report, store
+from coursekit.core import digests, engine, reads, report, store
 from coursekit.extensions import checks
 from tests.scratch_lesson import free_numbers, used_numbers
 
@@ -164,13 +164,16 @@ def test_a_run_depends_on_the_runner_it_ran_through(root):
 
 @pytest.mark.engine
 def test_independent_lessons_run_at_the_same_time(root, tmp_path):
-    log = tmp_path / "times.txt"
-    for lesson_id in (D, E):
-        lesson(root, lesson_id, {"slow": f"import time\nstart = time.time()\ntime.sleep(1.0)\n"
-                                       f"open({str(log)!r}, 'a').write(f'{{start}} {{time.time()}}\\n')\n"})
-    runs(root, [D, E])
-    (a0, a1), (b0, b1) = [tuple(map(float, line.split())) for line in log.read_text().splitlines()]
-    assert a0 < b1 and b0 < a1  # the two runs overlapped
+    """Each lesson leaves a mark and waits for the other's: both finish only if they ran together."""
+    wait = ("import pathlib, time\npathlib.Path({mine!r}).touch()\nfor _ in range(600):\n"
+            "    if pathlib.Path({other!r}).exists():\n        break\n    time.sleep(0.05)\nelse:\n"
+            "    raise SystemExit('alone')\nprint('together')\n")
+    marks = {D: str(tmp_path / "d"), E: str(tmp_path / "e")}
+    lesson(root, D, {"wait": wait.format(mine=marks[D], other=marks[E])})
+    lesson(root, E, {"wait": wait.format(mine=marks[E], other=marks[D])})
+    both = runs(root, [D, E])
+    assert [both[s].error for s in (D, E)] == [None, None]
+    assert both[D].files[0].output() == both[E].files[0].output() == "together\n"
 
 
 @pytest.mark.engine
@@ -541,3 +544,133 @@ def test_a_worker_its_process_never_closed_leaves_no_log(root, tmp_path):
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split()[-1] == "1"  # while it ran, its worker had a log
     assert list(temp.glob("coursekit-*.log")) == []
+
+
+# ---- a run is kept by what it read; what nothing can key is refused at its line ----------------------
+
+
+@pytest.mark.engine
+def test_a_run_is_kept_by_the_environment_variables_it_read(root, monkeypatch):
+    """A red-team finding: a run reading an environment variable kept its cached result after the
+    variable changed (and the next cold build drifted). The worker reads the build's environment
+    and the run is kept by the names and values its code read: by nothing it did not read."""
+    lesson(root, D, {"env": "import os\nprint('mode', os.environ.get('COURSEKIT_TEST_MODE', 'none'), os.getenv('COURSEKIT_TEST_N'))\n"})
+    monkeypatch.setenv("COURSEKIT_TEST_MODE", "a")
+    monkeypatch.setenv("COURSEKIT_TEST_OTHER", "1")
+    first = runs(root, [D, C])
+    assert first[D].executed and first[D].files[0].output() == "mode a None\n"
+    monkeypatch.setenv("COURSEKIT_TEST_OTHER", "2")  # read by nothing
+    assert not any(r.executed for r in runs(root, [D, C]).values())
+    monkeypatch.setenv("COURSEKIT_TEST_MODE", "b")
+    again = runs(root, [D, C])
+    assert again[D].executed and again[D].files[0].output() == "mode b None\n" and not again[C].executed
+    monkeypatch.setenv("COURSEKIT_TEST_N", "3")  # unset before: its absence was read
+    last = runs(root, [D])[D]
+    assert last.files[0].output() == "mode b 3\n"
+    record = (root / f".cache/coursekit/runs/lessons.{D}/{last.key}.json").read_text(encoding="utf-8")
+    assert '"env:COURSEKIT_TEST_N": "' in record and '"3"' not in record  # values as digests
+
+
+@pytest.mark.engine
+def test_a_run_that_asked_for_the_date_runs_again_on_another_day(root, monkeypatch):
+    lesson(root, D, {"day": "from datetime import date\nprint(date.today().year > 2000)\n"})
+    assert runs(root, [D, C])[D].executed
+    assert not any(r.executed for r in runs(root, [D, C]).values())
+    monkeypatch.setattr(reads, "today", lambda: "2000-01-01")  # the build's day, as the cache checks it
+    later = runs(root, [D, C])
+    assert later[D].executed and later[D].error is None and not later[C].executed
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("load", [
+    "import importlib.util\nspec = importlib.util.spec_from_file_location('scale', 'helpers/scale.py')\n"
+    "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\n",
+    "from helpers import scale as m\n",
+])
+def test_a_helper_however_imported_is_part_of_the_run(root, load):
+    """A red-team finding: a module outside tinylm/ and lessons/, or one loaded through importlib
+    (so not in sys.modules), was not part of the run's key: editing it changed nothing on a warm build."""
+    (root / "helpers").mkdir()
+    helper = root / "helpers/scale.py"
+    helper.write_text("K = 2\n", encoding="utf-8")
+    lesson(root, D, {"uses": load + "print('K', m.K)\n"})
+    assert runs(root, [D])[D].files[0].output() == "K 2\n"
+    assert not runs(root, [D])[D].executed
+    helper.write_text("K = 3\n", encoding="utf-8")
+    again = runs(root, [D])[D]
+    assert again.executed and again.files[0].output() == "K 3\n"
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("code, message, line", [
+    ("import time\nx = 1\nt = time.time()\n", "time.time() 读的是钟表时间", 3),
+    ("from datetime import datetime\nnow = datetime.now()\n", "datetime.datetime.now() 读的是钟表时间", 2),
+    ("import datetime\nd = datetime.datetime.today()\n", "datetime.datetime.today() 读的是钟表时间", 2),
+    ("import time\nstamp = time.strftime('%Y')\n", "time.strftime() 读的是钟表时间", 2),
+    ("import time\ntry:\n    time.time()\nexcept Exception:\n    pass\nprint('接着算')\n", "time.time()", 3),  # caught: refused all the same
+    ("from tinylm.clock import stamp\nx = 1\ny = stamp()\n", "time.time() 读的是钟表时间", ("tinylm/clock.py", 4)),
+    ("import socket\nsocket.getaddrinfo('example.org', 80)\n", "socket.getaddrinfo 连接了网络", 2),
+    ("import random\nxs = list(range(10))\npick = random.sample(xs, 3)\n", "用了没有种子的随机数（Python 的 random）", 3),
+    ("import torch\nw = torch.randn(3)\n", "先写 torch.manual_seed(0)", 2),
+    ("import numpy\nv = numpy.random.rand(2)\n", "用了没有种子的随机数（numpy 的全局生成器）", 2),
+    ("import torch\nfrom tinylm.extra import TWO\nlayer = torch.nn.Linear(TWO,\n                        TWO)\n", "torch 的默认生成器", 3),
+    ("import random\nrandom.seed()\nx = random.random()\n", "Python 的 random", 2),  # no seed given: the system's
+])
+def test_a_read_nothing_can_key_is_refused_at_its_line(root, code, message, line):
+    """A run depending on something the kit can't key (the wall clock, the network, a random draw
+    with no seed set in this run) is refused at the line of the lesson's own code that read it,
+    and nothing of it is kept: each cold build would print other numbers."""
+    (root / "tinylm/clock.py").write_text("import time\n\ndef stamp():\n    return time.time()\n", encoding="utf-8")
+    lesson(root, D, {"bad": code})
+    run = runs(root, [D])[D]
+    assert run.error is not None and message in str(run.error), run.error
+    assert run.error.where == (line if isinstance(line, tuple) else (f"lessons/{D}/bad.py", line))
+    assert not list((root / ".cache/coursekit/runs").glob(f"lessons.{D}/*.json"))
+
+
+@pytest.mark.engine
+def test_seeded_draws_the_calendar_and_the_clock_inside_libraries_are_allowed(root):
+    """Only the lesson's own reads count (torch and the kit read the clock themselves), a clock read
+    given its time reads no clock, and a generator seeded in this run (here by an earlier file, or
+    inside a function) repeats."""
+    lesson(root, D, {
+        "seeds": "import random, torch\n\ndef fresh():\n    torch.manual_seed(0)\n\nrandom.seed(1)\nfresh()\n",
+        "draws": "import random, time, torch, numpy\nfrom lessons.lD.seeds import fresh\nw = torch.randn(2)\n"
+                 "pick = random.choice('abc')\nyear = time.gmtime(0).tm_year\nspent = time.perf_counter() >= 0\n"
+                 "numpy.random.seed(2)\nv = numpy.random.rand()\nprint(year, spent, round(float(w.sum()), 4))\n".replace("lD", D),
+    })
+    first, second = runs(root, [D])[D], None
+    assert first.error is None, first.error
+    reset_cache = root / ".cache"
+    shutil.rmtree(reset_cache)
+    second = runs(root, [D])[D]
+    assert second.executed and second.files[1].output() == first.files[1].output()
+
+
+@pytest.mark.engine
+def test_an_unseeded_draw_in_a_page_block_is_refused_at_the_block(shared):
+    code = "import random\nprint(random.random())\n"
+    answer = shared.execute(C, "docs/p.md", digests.chain("", code), code, "docs/p.md:7")
+    assert answer["error"]["message"].startswith("用了没有种子的随机数（Python 的 random）")
+    assert tuple(answer["error"]["where"]) == ("docs/p.md", 8)
+
+
+@pytest.mark.engine
+def test_under_the_flag_a_lesson_runs_twice_and_what_prints_otherwise_is_named(root, monkeypatch):
+    """What no table names (a generator of its own without a seed) still can't pass as checked
+    where CI builds: under engine.TWICE each lesson that runs runs twice, in fresh workers, and the
+    first statement printing otherwise fails it at its line, with both lines; a run kept without the
+    flag runs again under it, once."""
+    lesson(root, D, {"own": "import random\nrng = random.Random()\nx = 1\nprint('抽到', rng.random())\n"})
+    assert runs(root, [D, C])[D].error is None  # one run can't tell
+    monkeypatch.setenv(engine.TWICE, "1")
+    twice = runs(root, [D, C])
+    error = twice[D].error
+    assert error is not None and error.where == (f"lessons/{D}/own.py", 4), error
+    assert str(error).startswith("同一份代码运行两次，这条语句打印的不一样：第一次「抽到 0.") and "第二次「抽到 0." in str(error)
+    assert twice[C].executed and twice[C].error is None  # kept without the flag: run again, twice
+    assert not runs(root, [C])[C].executed
+    names = ", ".join(repr(f"词{n}") for n in range(20))  # a set's order follows the strings' hashes
+    lesson(root, E, {"order": f"words = {{{names}}}\nprint('、'.join(words))\n"})
+    ordered = runs(root, [E])[E]
+    assert ordered.error is not None and ordered.error.where == (f"lessons/{E}/order.py", 2), ordered.error

@@ -19,8 +19,10 @@ class SelfAttention(nn.Module):
 
     @classmethod
     def from_weights(cls, wq, wk, wv):
-        """用给定的 Wq、Wk、Wv 建组件，例如正文构造例子里的单位矩阵。"""
-        layer = cls(d_in=wq.shape[1], d_qk=wq.shape[0], d_v=wv.shape[0])
+        """用给定的 Wq、Wk、Wv 建组件，例如正文构造例子里的单位矩阵。
+        建组件时随机初始化的参数马上被换掉，所以在 fork_rng 里建：全局的随机数不因它而变，后面抽到的数和没建它时一样。"""
+        with torch.random.fork_rng(devices=[]):
+            layer = cls(d_in=wq.shape[1], d_qk=wq.shape[0], d_v=wv.shape[0])
         layer.wq, layer.wk, layer.wv = (nn.Parameter(w.detach().clone()) for w in (wq, wk, wv))
         return layer
 

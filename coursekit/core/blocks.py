@@ -56,6 +56,7 @@ class PageBlocks:
         if answer is None:
             answer = worker.ask(("exec", code, where, page), f"运行 {where} 的代码块")
         deps = {rel: digests.file_hash(build.root, rel, run.lesson) for rel in answer.pop("deps", [])}
+        deps.update(answer.pop("reads", {}))  # its variables and day (coursekit.core.reads)
         if "error" not in answer:
             worker.played[page] = here
             build.store.write(path, {"answer": answer, "deps": deps})

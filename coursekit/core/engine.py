@@ -19,6 +19,7 @@ result is cached by what it depends on.
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import os
 import platform
@@ -36,14 +37,18 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import ClassVar
 
-from coursekit.core import blocks, digests, stamps, store, syntax
+from coursekit.core import blocks, digests, reads, stamps, store, syntax
 
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
 AFFECTS_OUTPUT = ("torch", "numpy")  # packages whose version can change a printed number
 SITE = "site"  # the lesson id of blocks on pages of no lesson: they run in a worker with no lesson run
-FORMAT = 5  # bump when the cache layout, or what a recorded run has passed, changes
+# Set to 1 (CI's tests do: tests/conftest.py built_site), each lesson that runs runs twice, each time
+# in a fresh worker, and a statement printing otherwise fails it; a run kept without it runs again.
+TWICE = "COURSEKIT_RUN_TWICE"
+FORMAT = 6  # bump when the cache layout, or what a recorded run has passed, changes
 
 
 class LessonError(Exception):
@@ -132,12 +137,16 @@ def versions() -> dict[str, str]:
 
 def runner_digest(root: Path) -> str:
     """The runner's code as it behaves (coursekit.core.runner: how every experiment file runs and what
-    of its printing is kept): a run depends on it as on the lesson modules it imported. The one the
-    workers import: the tree's own kit when it has one (they start in the tree), else this one."""
+    of its printing is kept) and what a run may read (coursekit.core.reads): a run depends on them as
+    on the lesson modules it imported. The ones the workers import: the tree's own kit when it has
+    one (they start in the tree), else this one."""
     from coursekit import KIT
 
-    path = root / "coursekit/core/runner.py"
-    return digests.kit_file(path if path.is_file() else KIT / "core/runner.py")
+    def kit(rel: str) -> str:
+        path = root / "coursekit" / rel
+        return digests.kit_file(path if path.is_file() else KIT / rel)
+
+    return digests.sha(kit("core/runner.py"), kit("core/reads.py"))
 
 
 @dataclass
@@ -178,25 +187,34 @@ class Run:
 
 
 class Zygote:
-    """The process workers are forked from (coursekit.core.worker.zygote), started once per process."""
+    """The process workers are forked from (coursekit.core.worker.zygote), started once per process;
+    under TWICE a second one, its strings hashed with another seed (`hash_seed`), for the second runs."""
 
     _lock = threading.Lock()
-    _instance = None
+    _instances: ClassVar[dict[str | None, Zygote]] = {}  # by hash seed
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, hash_seed: str | None = None) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed} if hash_seed else None
         self.process = subprocess.Popen(
             [sys.executable, "-m", "coursekit.core.worker", str(root), str(theirs.fileno())],
-            pass_fds=[theirs.fileno()], cwd=root, stdin=subprocess.DEVNULL)
+            pass_fds=[theirs.fileno()], cwd=root, stdin=subprocess.DEVNULL, env=env)
         theirs.close()
         self.channel, self.root, self.lock = ours, Path(root), threading.Lock()
+        self.env = dict(os.environ)  # what the zygote started with; each worker gets the build's (env_now)
+
+    def env_now(self) -> dict:
+        """How this process's environment differs from the zygote's now: a worker reads the build's."""
+        now = dict(os.environ)
+        return {"set": {k: v for k, v in now.items() if self.env.get(k) != v},
+                "unset": sorted(set(self.env) - set(now))}
 
     @classmethod
-    def get(cls, root: Path) -> Zygote:
+    def get(cls, root: Path, hash_seed: str | None = None) -> Zygote:
         with cls._lock:
-            z = cls._instance
+            z = cls._instances.get(hash_seed)
             if z is None or z.root != Path(root) or z.process.poll() is not None:
-                z = cls._instance = Zygote(root)
+                z = cls._instances[hash_seed] = Zygote(root, hash_seed)
             return z
 
     def fork(self, job: dict) -> tuple[int, Connection]:
@@ -211,15 +229,15 @@ class Zygote:
 class Worker:
     """One lesson's process. Requests wait at most the time limit (plus a grace period)."""
 
-    def __init__(self, root: Path, lesson: Lesson) -> None:
+    def __init__(self, root: Path, lesson: Lesson, hash_seed: str | None = None) -> None:
         self.lesson = lesson
         fd, self.log = tempfile.mkstemp(prefix=f"coursekit-{lesson.number}-", suffix=".log")
         os.close(fd)
         # The log only explains a death; it goes at close, or when the process exits without closing.
         self._drop_log = weakref.finalize(self, _unlink, self.log)
-        settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit}
-        self.pid, self.conn = Zygote.get(root).fork(
-            {"package": lesson.package, "settings": settings, "log": self.log})
+        zygote = Zygote.get(root, hash_seed)
+        settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit, "env": zygote.env_now()}
+        self.pid, self.conn = zygote.fork({"package": lesson.package, "settings": settings, "log": self.log})
         self.dead: LessonError | None = None
         self.played: dict[str, str] = {}  # page -> the chain of the last block it ran there
 
@@ -304,6 +322,7 @@ class Build:
         self._lock = threading.Lock()
         self.executed_seconds = 0.0
         self.reruns = 0
+        self.twice = os.environ.get(TWICE) == "1"
 
     # ---- runs ---------------------------------------------------------------------------------
     def prefetch(self, lesson_ids=None) -> None:
@@ -333,14 +352,15 @@ class Build:
                 self._runs[lesson_id] = self._pool.submit(self._run, lesson_id)
             return self._runs[lesson_id]
 
-    # ---- the run cache: a few runs per lesson, each valid while the files it read are unchanged ----
+    # ---- the run cache: a few runs per lesson, each valid while what it read is unchanged ----------
     def _own_files(self, lesson: Lesson) -> list[str]:
         if not lesson.package:
             return []
         return [f"{lesson.folder}/__init__.py"] + [f"{lesson.folder}/{n}.py" for n, _ in lesson.experiments]
 
     def _cached(self, lesson: Lesson) -> Run | None:
-        """The lesson's most recently used recorded run whose files all read as they did then."""
+        """The lesson's most recently used recorded run whose files, variables and day all read as they
+        did then (coursekit.core.reads)."""
         for path in self.store.runs(lesson.package or SITE):
             record = self.store.read(path)
             if record.get("format") != FORMAT or record.get("versions") != self.versions:
@@ -349,7 +369,9 @@ class Build:
                 continue
             if record.get("experiments") != [list(e) for e in lesson.experiments]:
                 continue
-            if any(digests.file_hash(self.root, rel, lesson) != h for rel, h in record["deps"].items()):
+            if self.twice and not record.get("repeated"):
+                continue
+            if any(reads.current(self.root, dep, lesson) != h for dep, h in record["deps"].items()):
                 continue
             self.store.use(path)
             return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
@@ -365,7 +387,7 @@ class Build:
             return Run(lesson, "", [], fixed)
         start = time.perf_counter()
         worker = Worker(self.root, lesson) if lesson.experiments else None  # nothing to run (SITE)
-        files, deps, error = [], set(self._own_files(lesson)), None
+        files, deps, keyed, error = [], set(self._own_files(lesson)), {}, None
         if lesson.package:  # what its comments bind: its page's problems change with it (comment_problems)
             from coursekit.core.comments import bindings_file
 
@@ -383,14 +405,17 @@ class Build:
                 break
             files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
             deps.update(answer["deps"])
-        dep_hashes = {rel: digests.file_hash(self.root, rel, lesson) for rel in sorted(deps)}
+            keyed.update(answer["reads"])  # its variables and day, as the worker read them
+        if error is None and self.twice and files:
+            error = self._repeat(lesson, files)
+        dep_hashes = {rel: digests.file_hash(self.root, rel, lesson) for rel in sorted(deps)} | keyed
         key = digests.sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT),
                           runner_digest(self.root))
         run = Run(lesson, key, files, error, executed=True, seconds=time.perf_counter() - start)
         if error is None:
             self.store.record(lesson.package or SITE, key, {
                 "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments, "runner": runner_digest(self.root),
-                "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files]})
+                "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files], "repeated": self.twice})
             if worker is not None:
                 self._prepare_page(run, worker)
         if worker is not None:
@@ -398,6 +423,25 @@ class Build:
         with self._lock:
             self.executed_seconds += run.seconds
         return run
+
+    def _repeat(self, lesson: Lesson, files: list[FileResult]) -> LessonError | None:
+        """The lesson run again in a fresh worker (TWICE), forked from a zygote hashing strings with
+        another seed (so the order of a set of strings may change, as it does from one build to the
+        next): the first statement that printed otherwise, with what it printed each time. A random
+        draw with no seed is refused at its line before this (coursekit.core.reads), so what is left
+        here is what nothing names (an unseeded random.Random(), uuid4, a set's order, threads)."""
+        worker = Worker(self.root, lesson, hash_seed="2" if os.environ.get("PYTHONHASHSEED") == "1" else "1")
+        try:
+            for first in files:
+                answer = worker.ask(("run", first.name, first.title), f"第二次运行 {first.path} ")
+                if "error" in answer:
+                    return _lesson_error(answer["error"], f"第二次运行 {first.path} 出错（第一次没有）", first.path)
+                for (line, _, was), (_, _, now) in zip(first.statements, answer["statements"]):
+                    if was != now:
+                        return LessonError(unrepeatable(was, now), (first.path, line), file=first.path)
+        finally:
+            worker.close()
+        return None
 
     def _fixed_print_numbers(self, lesson: Lesson) -> LessonError | None:
         """Numbers the lesson's code would print as typed text instead of computing them."""
@@ -511,9 +555,9 @@ class Build:
         return self.blocks.execute(lesson_id, page, previous, code, where, worker, run)
 
     def unchanged(self, lesson_id: str, deps: dict) -> bool:
-        """Every file in `deps` (path -> hash) reads as it did."""
+        """Everything in `deps` (a file's path, a variable, the day -> its digest) reads as it did."""
         lesson = self.lesson(lesson_id)
-        return all(isinstance(h, str) and digests.file_hash(self.root, rel, lesson) == h for rel, h in deps.items())
+        return all(isinstance(h, str) and reads.current(self.root, dep, lesson) == h for dep, h in deps.items())
 
     def close(self) -> None:
         with self._lock:
@@ -523,10 +567,21 @@ class Build:
         self._pool.shutdown(wait=True, cancel_futures=True)  # a run still going ends (its worker is gone) before the tree may go
 
 
+def unrepeatable(was: str, now: str) -> str:
+    """What a statement that printed otherwise the second time is told: the first line that differs."""
+    pairs = itertools.zip_longest(was.splitlines(), now.splitlines(), fillvalue="")
+    first, second = next(((a, b) for a, b in pairs if a != b), (was, now))
+    return (f"同一份代码运行两次，这条语句打印的不一样：第一次「{first[:80]}」，第二次「{second[:80]}」；"
+            "有什么没有固定下来（没有种子的生成器如 random.Random()、uuid4、集合里字符串的顺序、线程的先后……），"
+            "页面上的数每次构建都会变")
+
+
 def _lesson_error(info: dict, what: str, file: str | None = None) -> LessonError:
     """A failing assert says what it checked (its message, or its source: coursekit.core.worker);
     any other exception its type and message."""
     where = tuple(info["where"]) if info.get("where") else None
+    if info["type"] == reads.Refused.__name__:  # it says what it read and what to write instead
+        return LessonError(info["message"], where, file=file)
     if info["type"] == "AssertionError":
         return LessonError(f"核对失败{'：' + info['message'] if info['message'] else ''}", where, file=file)
     return LessonError(f"{what}：{info['type']}{': ' + info['message'] if info['message'] else ''}", where, file=file)

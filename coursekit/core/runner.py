@@ -20,7 +20,7 @@ import linecache
 import re
 import sys
 import textwrap
-from contextlib import contextmanager, redirect_stdout
+from contextlib import contextmanager, nullcontext, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 from coursekit.core import syntax
@@ -121,8 +121,10 @@ def experiments(package: str) -> list[tuple[str, str]]:
     return list(importlib.import_module(package).EXPERIMENTS)
 
 
-def run_file(package: str, name: str, title: str = "", *, limit: int = OUTPUT_LIMIT, echo=None) -> FileRun:
-    """把一个实验文件作为模块整体运行一次，逐条记下顶层语句的打印。出错时异常照常抛出。"""
+def run_file(package: str, name: str, title: str = "", *, limit: int = OUTPUT_LIMIT, echo=None,
+             around=None) -> FileRun:
+    """把一个实验文件作为模块整体运行一次，逐条记下顶层语句的打印。出错时异常照常抛出。
+    around(文件, 行号)：每条顶层语句外面套的上下文（构建时的工作进程用它核对随机数有没有种子）。"""
     module_name = f"{package}.{name}"
     spec = importlib.util.find_spec(module_name)
     if spec is None or not spec.origin:
@@ -137,7 +139,8 @@ def run_file(package: str, name: str, title: str = "", *, limit: int = OUTPUT_LI
         for node in tree.body:
             code = compile(ast.Module([node], type_ignores=[]), str(path), "exec")
             try:
-                exec(code, module.__dict__)
+                with around(str(path), node.lineno) if around else nullcontext():
+                    exec(code, module.__dict__)
             finally:
                 run.statements.append(Statement(node.lineno, node.end_lineno or node.lineno, capture.take()))
     return run

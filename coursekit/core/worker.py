@@ -103,13 +103,17 @@ def serve(conn, root: str, package: str, settings: dict, log_path: str) -> None:
     sys.stdout = sys.stderr = log
     sys.path[:0] = [root]
     os.chdir(root)
+    for name in settings["env"]["unset"]:  # the environment of the build that asked, not the zygote's
+        os.environ.pop(name, None)
+    os.environ.update(settings["env"]["set"])
     import torch
 
     torch.set_num_threads(1)  # same numbers on any machine; lessons run side by side on the cores
-    from coursekit.core import runner
+    from coursekit.core import reads, runner
 
     runner.quiet_imports()
     _refuse_writes(Path(root))
+    reads.install(Path(root))
     namespaces: dict[str, dict] = {}
     while True:
         try:
@@ -127,12 +131,15 @@ def serve(conn, root: str, package: str, settings: dict, log_path: str) -> None:
 
 
 def _handle(request, runner, package, settings, namespaces, root) -> dict:
+    from coursekit.core import reads
+
     op = request[0]
     if op == "run":
         _, name, title = request
-        run = runner.run_file(package, name, title, limit=settings["output_limit"])
+        run = runner.run_file(package, name, title, limit=settings["output_limit"], around=reads.statement)
+        reads.check()
         return {"statements": [(s.first, s.last, s.output) for s in run.statements], "path": run.path,
-                "deps": _deps(root)}
+                "deps": reads.files(), "reads": reads.keyed()}
     if op == "eval":
         scope = _namespace(runner, package)
         return {"values": [evaluate(expr, scope) for expr in request[1]]}
@@ -155,9 +162,10 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
         demo = sys.modules.get("lessons.demo")
         if demo is not None:
             demo.EMBEDDED.clear()
-        with redirect_stdout(capture):
+        with redirect_stdout(capture), reads.statement(path, int(line) + 1 if line.isdigit() else 1):
             exec(compiled, scope)
-        answer = {"output": capture.take(), "deps": _deps(root)}
+        reads.check()
+        answer = {"output": capture.take(), "deps": reads.files(), "reads": reads.keyed()}
         fingerprints[page] = after = fingerprint(_namespace(runner, package))
         changed = sorted(name for name, digest in before.items() if after.get(name, digest) != digest)
         if changed:  # values of the lesson the block changed in place (coursekit.core.widgets reports those read)
@@ -233,24 +241,6 @@ def evaluate(expr: str, scope: dict) -> dict:
         return {"error": f"{type(err).__name__}: {err}"}
 
 
-def _deps(root: str) -> list[str]:
-    """Source files of tinylm and lessons this process has imported so far."""
-    found = []
-    for name, module in list(sys.modules.items()):
-        if name.split(".")[0] not in ("tinylm", "lessons"):
-            continue
-        file = getattr(module, "__file__", None)
-        if not file:
-            continue
-        try:
-            rel = Path(file).resolve().relative_to(root).as_posix()
-        except ValueError:
-            continue
-        if rel.startswith(("tinylm/", "lessons/")) and rel.endswith(".py"):
-            found.append(rel)
-    return sorted(set(found) | READ)
-
-
 def _error(err: BaseException, root: str) -> dict:
     """Type, message and the innermost frame in the lesson's own code (an experiment or a page block)."""
     frames = []
@@ -264,7 +254,11 @@ def _error(err: BaseException, root: str) -> dict:
     where = ours[-1] if ours else None  # the innermost line of the lesson's own code
     kind = type(err).__name__
     message = str(err)
-    if isinstance(err, AssertionError):
+    from coursekit.core.reads import Refused
+
+    if isinstance(err, Refused):
+        where = err.where  # the line that read it, whatever frames lie between
+    elif isinstance(err, AssertionError):
         from coursekit.core.runner import check_message
 
         message = check_message(err)  # its own message, or the assert's source: never a bare AssertionError
@@ -274,9 +268,6 @@ def _error(err: BaseException, root: str) -> dict:
         message = "代码抛出了 KeyboardInterrupt"
     # what can't be UTF-8 (a lone surrogate) is shown escaped: it would stop the build's own log
     return {"type": kind, "message": message.encode("utf-8", "backslashreplace").decode("utf-8"), "where": where}
-
-
-READ: set[str] = set()  # data files under lessons/ and tinylm/ the lesson's code read (a corpus, say)
 
 
 def _origin(runner, package: str) -> dict[str, int]:
@@ -295,8 +286,8 @@ def _namespace(runner, package: str) -> dict:
 
 def _refuse_writes(root: Path) -> None:
     """An audit hook: opening a watched file for writing, or changing a watched folder, fails; so
-    does touching the build's own state at all and starting another program. Files read under
-    lessons/ and tinylm/ are noted, so the cache depends on them too."""
+    does touching the build's own state at all and starting another program. (What it reads is
+    noted by coursekit.core.reads.)"""
     watched = [str(root / name) for name in WATCHED]
     state = [str(root / name) for name in BUILD_STATE]
 
@@ -311,8 +302,6 @@ def _refuse_writes(root: Path) -> None:
         name = full(path)
         return name is not None and any(name == w or name.startswith(w + os.sep) for w in folders)
 
-    sources = [str(root / "lessons") + os.sep, str(root / "tinylm") + os.sep]
-
     def writes(event: str, args) -> bool:
         if event == "open" and len(args) >= 2 and isinstance(args[1], str):
             return any(c in args[1] for c in "wax+")
@@ -326,10 +315,6 @@ def _refuse_writes(root: Path) -> None:
         if (event == "open" or event in WRITE_EVENTS or event in ("os.listdir", "os.scandir")) and args \
                 and inside(args[0], state):
             raise PermissionError(f"构建时运行的代码不能读写构建自己的缓存：{args[0]}")
-        if event == "open" and not writes(event, args):
-            name = full(args[0])
-            if name is not None and name.startswith(tuple(sources)) and not name.endswith((".py", ".pyc")):
-                READ.add(os.path.relpath(name, root))
         if writes(event, args) and args and inside(args[0], watched):
             raise PermissionError(f"构建时运行的代码不能写入受监视的源文件夹：{args[0]}")
 

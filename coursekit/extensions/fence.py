@@ -121,6 +121,8 @@ def _elsewhere(named: str, own: str | None) -> str:
 def _failed(state, where: str, error: dict, headline: str = "代码块执行出错", kind: str = "code") -> str:
     """Report a block's failure at the block (`kind` as guard.Problem: "code", or "drift" for
     numbers typed instead of computed); a failing assert says what it checked."""
+    from coursekit.core.reads import Refused
+
     path, _, line = where.rpartition(":")
     inner = error.get("where")
     at = ""
@@ -130,6 +132,8 @@ def _failed(state, where: str, error: dict, headline: str = "代码块执行出�
         at = f"（第 {inner[1]} 行）"
     if error.get("type") == "AssertionError":
         what = f"核对失败：{error['message']}" if error["message"] else "核对失败"
+    elif error.get("type") == Refused.__name__:  # it says what was read and what to write instead
+        what = error["message"]
     else:
         what = f"{error['type']}: {error['message']}" if error.get("type") else error["message"]
     message = f"{headline}{at}：{what}"
