@@ -86,7 +86,7 @@ def test_an_unbound_number_is_told_where_it_may_come_from(site):
         convert(site, "99-t.md", "比例 a₀=[0.4011，0.1978，0.4011]，分母是 5.0562。\n")
     messages = [p.message for p in engine.current.problems["docs/lessons/99-t.md"]]
     # 比例 just before it names the weights: their row, before the whole `row` no term names
-    assert any(m.startswith("未绑定的数字 0.4011") and m.endswith("写 {=weights[0]} 绑定？（写在 0.4011 后面，绑定这 3 个数）")
+    assert any(m.startswith("未绑定的数字 0.4011") and m.endswith("写 {=weights[0]} 绑定？（写在 0.4011，0.1978，0.4011 后面，绑定这 3 个数）")
                for m in messages), messages
     assert any(m.startswith("未绑定的数字 5.0562") and m.endswith("写 {=total} 绑定？") for m in messages), messages
 
