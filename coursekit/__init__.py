@@ -13,7 +13,7 @@
   facts) and the reviewer's (changes). Any builder that runs Python-Markdown extensions runs
   these; they import no builder.
 - `coursekit.mkdocs_adapter`: what only MkDocs (with Material and mkdocs-jupyter) gets: hooks,
-  the incremental serve (incremental; watcher: edits seen by content), the page cache (pagecache), search (search_index; segmenter:
+  the incremental serve (incremental; watcher: edits seen by content; restart: a glossary or kit edit restarts it), the page cache (pagecache), search (search_index; segmenter:
   jieba), notebook pages (notebook_page), lazy_imports, the template cache and a faster poll
   (speed). The only layer that imports `mkdocs`, `material` or `mkdocs_jupyter`, and the only one
   that touches their private APIs (each labelled where it sits, pinned by tests/test_contracts.py).

@@ -342,3 +342,23 @@ def test_serve_shows_an_edit_that_kept_its_size_and_time_within_two_seconds(less
     saved = time.monotonic()
     serve.wait_for("正文写 7，代码现算 8" if edited == "data" else "正文写 8，代码现算 7", seconds=30)
     assert time.monotonic() - saved < 2, time.monotonic() - saved
+
+
+def test_a_glossary_edit_takes_effect_under_serve(lesson, serve):
+    """The guard reads the course's words once, when the kit is imported: an edit of the glossary
+    restarts serve in place (same process, same address), and the page is checked with the new words."""
+    edit(lesson.repo, lesson.page, "到这里就结束了。", "到这里就结束了。槽 3 空着。")
+    serve.wait_for("未绑定的数字 3")
+    glossary = lesson.repo / "lessons/glossary.toml"
+    saved, pid = glossary.read_text(encoding="utf-8"), serve.proc.pid
+    assert 'labels = ["头", "层"]' in saved
+    try:
+        mark = len(serve.lines)
+        glossary.write_text(saved.replace('labels = ["头", "层"]', 'labels = ["头", "层", "槽"]'), encoding="utf-8")
+        serve.wait_for_log("serve 重新启动", seconds=60)
+        html = serve.wait_for("槽 3 空着", seconds=120)  # served by the new process once it has built
+        assert "drift-report" not in html and serve.proc.pid == pid  # 槽 3 is a label now, no claim
+        assert sum("serve 重新启动" in x for x in serve.lines[mark:]) == 1
+    finally:
+        glossary.write_text(saved, encoding="utf-8")
+        serve.wait_for("未绑定的数字 3", seconds=120)

@@ -30,7 +30,7 @@ from mkdocs.structure.files import File  # noqa: E402
 
 from coursekit.core import CourseError, engine, footer, manifest, notebook, pagetext, report  # noqa: E402
 from coursekit.extensions import checks  # noqa: E402
-from coursekit.mkdocs_adapter import incremental, notebook_page, pagecache, search_index, segmenter, speed, watcher  # noqa: E402
+from coursekit.mkdocs_adapter import incremental, notebook_page, pagecache, restart, search_index, segmenter, speed, watcher  # noqa: E402
 from coursekit.core.shown import CONFIRMING  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
@@ -52,6 +52,7 @@ def on_startup(command: str, dirty: bool) -> None:
     if _state["serving"]:
         speed.poll_sooner()
         watcher.watch_by_content()  # an edit that kept its time and size is seen
+        _state["read_once"] = restart.digest(ROOT)  # the glossary and the kit: an edit restarts serve
 
 
 def on_config(config):
@@ -62,6 +63,8 @@ def on_config(config):
 
 
 def on_pre_build(config) -> None:
+    if _state.get("read_once"):
+        restart.if_changed(ROOT, _state["read_once"], config["site_dir"])
     if engine.current.build is not None:
         engine.current.build.close()
     build = engine.current.build = engine.Build(ROOT, CACHE, planner=checks.plan)
