@@ -29,6 +29,9 @@ posenc after them, by an author who read only the README and 如何写一讲, an
 | and a function's argument binds a name only (landed) | layernorm | 39 | 20 | 5 / 0 / 0 | 25（64%） | 14 / 0 |
 | and a function's argument binds a name only (landed) | posenc | 56 | 17 | 0 / 3 / 0 | 20（36%） | 28 / 4 |
 | and a function's argument binds a name only (landed) | temperature | 20 | 7 | 0 / 0 / 0 | 7（35%） | 10 / 3 |
+| and one cell binds a lone small number only where the text says which (landed) | layernorm | 39 | 20 | 4 / 0 / 0 | 24（62%） | 15 / 0 |
+| and one cell binds a lone small number only where the text says which (landed) | posenc | 56 | 17 | 0 / 2 / 0 | 19（34%） | 29 / 4 |
+| and one cell binds a lone small number only where the text says which (landed) | temperature | 20 | 6 | 0 / 0 / 0 | 6（30%） | 11 / 3 |
 
 The five wrong bindings before: posenc's 0.01 (a frequency) to `pe[1, 2]` (sin 0.01, equal at two
 places) and a vector to `h_flipped[2]` that is `red_last` only in this example. With the tie rule
@@ -36,8 +39,13 @@ none comes apart, but of posenc's five untested ("都没变": no declared change
 bound a 1 to `pe[0, 1]` (cos 0) where the author meant `freq[0]` (the angle of sin 1) or a sum of
 squares: other quantities that are 1 under every change, which no change can tell apart. A number
 the text gives a function (sin 1, ln(4)) now binds a name only, never a cell that holds it: two of
-the three are gone. Left: 每一对的 sin² 加 cos² 都是 1 bound to `pe[0, 1]` (the author: the sum of
-squares); the other two untested are the author's own cells, bound as part of a pair.
+the three are gone. Left then: 每一对的 sin² 加 cos² 都是 1 bound to `pe[0, 1]` (the author: the sum of squares), through
+"alike" (都是: the cells with the value taken as one). Now cells said alike must move under the
+declared change, and one cell binds a lone small number only where the text says which cell (位置 0
+的坐标 1, `pe[0, 1]`): gone. The rule was written after seeing posenc, so posenc no longer measures it;
+the two untested left are the author's own cells, bound as part of a pair. While measuring it,
+temperature showed one wrong binding (温度升到 2 → `logits[0]`) from a half-landed state of the tree;
+with the rules as landed it is gone, and no lesson measured here has one.
 """
 
 from __future__ import annotations
