@@ -44,8 +44,9 @@ the three are gone. Left then: 每一对的 sin² 加 cos² 都是 1 bound to `p
 declared change, and one cell binds a lone small number only where the text says which cell (位置 0
 的坐标 1, `pe[0, 1]`): gone. The rule was written after seeing posenc, so posenc no longer measures it;
 the two untested left are the author's own cells, bound as part of a pair. While measuring it,
-temperature showed one wrong binding (温度升到 2 → `logits[0]`) from a half-landed state of the tree;
-with the rules as landed it is gone, and no lesson measured here has one.
+temperature showed one wrong binding (温度升到 2 → `logits[0]`) in a run started while the rules were
+being edited (the bench copies the tree lesson by lesson); the run of the rules as landed does not
+write it, but its cause was not pinned down. No lesson measured here has a wrong binding now.
 """
 
 from __future__ import annotations
