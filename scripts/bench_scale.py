@@ -71,7 +71,7 @@ def make_course(dest: Path, n: int) -> Path:
         shutil.copytree(ROOT / BASE.folder, package, ignore=shutil.ignore_patterns("__pycache__"))
         page_path = f"docs/lessons/{nn}-{slug}.md"
         for file in package.rglob("*"):
-            if file.is_file() and file.suffix in (".py", ".txt", ".md", ".json"):
+            if file.is_file() and file.suffix in (".py", ".txt", ".md", ".json", ".toml"):  # the toml: comment bindings name files
                 text = file.read_text(encoding="utf-8").replace(BASE.page, page_path)
                 file.write_text(text.replace(f"lessons.{old_id}", f"lessons.l{nn}").replace(f"lessons/{old_id}", f"lessons/l{nn}"),
                                 encoding="utf-8")

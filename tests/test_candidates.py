@@ -728,3 +728,13 @@ def test_a_tie_is_settled_by_the_row_its_paragraph_reads_of_the_same_table_only(
     assert in_its_row == (["chances[2, 0]", "chances[3, 0]"], ("", []))
     # where the text names row 2 (第 2 行), that row of any table settles it
     assert proposer._by_row([run, run], [sure, other_table], [None, 2])[1] == (["shares[2]", "shares[0]"], ("", []))
+
+
+def test_the_builds_hint_offers_cells_said_alike_as_candidates_not_as_certain():
+    """Only --bind's change of the inputs makes alike cells sure (cos 0 = 1 in two cells is alike too)."""
+    from coursekit.core import proposer
+
+    token = SimpleNamespace(start=0, end=1, text="1")
+    alike = proposer.Proposal(1, (token,), ("pe[0, 1]", "pe[0, 3]"), "alike", ("pe[0, 1]", "pe[0, 3]"))
+    assert proposer.offer(alike, "1").startswith("；候选：{=pe[0, 1]}、{=pe[0, 3]}（")
+    assert proposer.offer(replace(alike, why_not=""), "1") == "；写 {=pe[0, 1]} 绑定？"
