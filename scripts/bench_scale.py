@@ -26,6 +26,15 @@ run and from day to day):
 | peak memory of the build's processes, cold (MB) | 823 / 832 | 1085 / 1085 | 1.32× |  |
 | search index, raw (KB) | 64 | 604 | 18.6 KB per added lesson | ≤ 25 KB per lesson |
 
+Issue 36 (runs keyed by what they read, a generator check after each statement), side by side in
+one session at f4977dd (before) and after it, one prose and one code edit each (`--prose-edits 1
+--code-edits 1`): cold 5.73 → 18.69 s (3.26×) before, 5.10 → 17.15 s (3.36×) after; warm 0.86 / 1.70
+and 0.91 / 1.47 s; prose edit 0.50 / 0.58 and 0.59 / 0.57 s; experiment edit 3.14 / 3.45 and 3.51 /
+3.60 s (one edit, both trees over the 3 s target that the default five edits met earlier in the
+same session: 1.05 / 1.20 s); peak memory 840 / 1083 and 847 / 1102 MB. A run of the default
+sizes while other work held the cores measured 85.8 s cold at 30: this machine's figures need a
+quiet machine and a side-by-side run.
+
 Before that tree, the same machine measured 12.48 s and 52.74 s cold (4.23×) and 0.95 s for a prose
 edit at 30 lessons: each lesson page ran its lesson again in a worker of its own to check the
 bindings in the lesson's comments, the pages of no lesson waited behind every lesson's run, and
