@@ -169,7 +169,7 @@ def offer(p: Proposal, text: str) -> str:
         run = run if len(run) <= 24 and "\n" not in run else f"…{p.tokens[-1].text}"
         where = f"（写在 {run} 后面，绑定这 {len(p.tokens)} 个数）" if len(p.tokens) > 1 else ""
         return f"；写 {{={p.exprs[0]}}} 绑定？{where}"
-    why = {"tie": "并列：几个量今天碰巧同值，说的可能是其中一个，也可能都不是", "far": "这样的数很常见，可能只是巧合", "unnamed": "这里数的东西在代码里没有同名的量",
+    why = {"tie": "并列：几个量今天碰巧同值，说的可能是其中一个，也可能都不是", "far": "这样的数很常见，可能只是巧合", "unnamed": "代码里没有叫这个东西的量，候选只是大小碰巧相同：说的就是它就照写，不是就写 {示意}",
            "cell": "只有表里的一格碰巧同值，正文没说是哪一格（写上 位置 0、坐标 1 这样的标号，或直接绑定）",
            "alike": "正文说这几格一样；是不是同一个量，要改一改本讲的输入才知道：--bind 会改了再看"}
     return "；候选：" + "、".join(f"{{={e}}}" for e in p.exprs) + f"（{why.get(p.why_not, p.why_not)}）"
