@@ -58,21 +58,31 @@ def reuse_compiled_templates(env: jinja2.Environment, folder: Path) -> None:
     env.bytecode_cache = _templates
 
 
-def poll_sooner() -> None:
-    """Have the server that `mkdocs serve` is about to start poll every POLL_SECONDS."""
+def extend_server(mark: str, extend) -> None:
+    """Wrap the __init__ of the server `mkdocs serve` is about to start, once per `mark`:
+    extend(original, server, args, kwargs) runs in its place (marks carry over from one wrapper to
+    the next, so each extension is applied once however many are stacked)."""
     from mkdocs import livereload
 
     server = livereload.LiveReloadServer
-    if getattr(server.__init__, "_polls_sooner", False):
+    original, marks = server.__init__, getattr(server.__init__, "_coursekit", frozenset())
+    if mark in marks:
         return
-    original = server.__init__
 
     def __init__(self, *args, **kwargs):
-        kwargs["polling_interval"] = POLL_SECONDS
-        original(self, *args, **kwargs)
+        extend(original, self, args, kwargs)
 
-    __init__._polls_sooner = True
+    __init__._coursekit = marks | {mark}
     server.__init__ = __init__
+
+
+def poll_sooner() -> None:
+    """Have the server that `mkdocs serve` is about to start poll every POLL_SECONDS."""
+
+    def extend(original, server, args, kwargs):
+        original(server, *args, **{**kwargs, "polling_interval": POLL_SECONDS})
+
+    extend_server("polls_sooner", extend)
 
 
 _listed: dict[tuple, list[str]] = {}  # (the theme's folders, the filter's code) -> what list_templates gave

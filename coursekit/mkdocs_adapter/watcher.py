@@ -23,6 +23,7 @@ from typing import NamedTuple
 from watchdog.observers.polling import PollingObserverVFS
 
 from coursekit.core import stamps
+from coursekit.mkdocs_adapter import speed
 
 
 class Stat(NamedTuple):
@@ -45,16 +46,9 @@ def content_stat(path) -> os.stat_result | Stat:
 
 def watch_by_content() -> None:
     """Have the server `mkdocs serve` is about to start watch its files by content."""
-    from mkdocs import livereload
 
-    server = livereload.LiveReloadServer
-    if getattr(server.__init__, "_by_content", False):
-        return
-    original = server.__init__
+    def extend(original, server, args, kwargs):
+        original(server, *args, **kwargs)
+        server.observer = PollingObserverVFS(content_stat, os.scandir, polling_interval=server.observer.timeout)
 
-    def __init__(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        self.observer = PollingObserverVFS(content_stat, os.scandir, polling_interval=self.observer.timeout)
-
-    __init__._by_content = True
-    server.__init__ = __init__
+    speed.extend_server("by_content", extend)
