@@ -1,0 +1,96 @@
+"""markdown-exec's console-session (```pycon) and Markdown (```md) fences on every page, and blocks
+in what a block printed (issue 37): each runs in the page's worker (engine.Build.execute, stood in
+for here), a failing one fails the page at its line, and the kit's tag on a block's first line never
+shows on the page."""
+
+from __future__ import annotations
+
+import pytest
+
+from coursekit.core import engine
+from coursekit.extensions import checks, fence
+from tests.harness import site_config
+from tests.test_extension import StandIn, convert, site  # noqa: F401 - the fixture
+
+PAGE = "docs/lessons/99-t.md"
+
+
+class Printing(StandIn):
+    """A worker whose blocks print what `answers` says for the first word of their code."""
+
+    def __init__(self, answers: dict[str, str], failing: str = "") -> None:
+        super().__init__(failing)
+        self.answers, self.codes = answers, []
+
+    def execute(self, lesson_id, page, chain, code, where):
+        self.codes.append(code)
+        answer = super().execute(lesson_id, page, chain, code, where)
+        word = code.strip().split("(")[0]
+        return {"output": self.answers[word]} if "output" in answer and word in self.answers else answer
+
+
+def test_the_site_registers_each_fence_the_kit_runs_with_the_kits_validator_and_formatter():
+    [superfences] = [e for e in site_config()["markdown_extensions"] if isinstance(e, dict) and "pymdownx.superfences" in e]
+    fences = superfences["pymdownx.superfences"]["custom_fences"]
+    assert [f["name"] for f in fences] == list(fence.LANGUAGES) == ["python", "pycon", "md"]
+
+
+def test_a_pycon_block_runs_its_prompt_lines_in_the_worker_and_shows_them_with_what_they_printed(site):
+    engine.current.build = Printing({"print": "Baron\n"})
+    page = '正文。\n\n```pycon exec="1" source="console"\n>>> name = "Baron"\n>>> print(name)\n旧的输出\n```\n'
+    html = convert(site, "99-t.md", page)
+    assert engine.current.build.codes == ['name = "Baron"\nprint(name)\n']  # its lines stay the page's lines
+    assert engine.current.build.executed == [f"{PAGE}:3"]
+    assert '<span class="gp">&gt;&gt;&gt; </span>' in html and "Baron" in html and "旧的输出" not in html
+    assert "<blockquote>" not in html and "src=" not in html
+
+
+def test_a_failing_pycon_block_fails_the_page_at_its_line(site):
+    engine.current.build = StandIn(failing="boom")
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", '正文。\n\n```pycon exec="1"\n>>> boom()\n```\n')
+    [problem] = engine.current.problems[PAGE]
+    assert problem.format() == f"{PAGE}:3: 代码块执行出错：RuntimeError: shapes cannot be multiplied"
+
+
+def test_an_md_block_renders_its_text_and_runs_its_blocks_in_the_worker_at_their_own_lines(site):
+    engine.current.build = Printing({"print": "内层的输出\n"})
+    page = ('正文。\n\n````md exec="1" source="above"\n一段**文字**。\n\n'
+            '```python exec="1"\nprint("内层")\n```\n````\n')
+    html = convert(site, "99-t.md", page)
+    assert engine.current.build.executed == [f"{PAGE}:6"]
+    assert "<strong>文字</strong>" in html and "内层的输出" in html
+    assert "src=" not in html  # the source it shows is the author's
+
+
+def test_a_block_printed_by_a_block_runs_in_the_worker_and_its_failure_fails_the_page(site):
+    inner = '```python exec="1"\nboom()\n```\n'
+    engine.current.build = Printing({"outer": inner}, failing="boom")
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", '正文。\n\n```python exec="1"\nouter()\n```\n')
+    assert engine.current.build.codes == ["outer()", "boom()"]
+    [problem] = engine.current.problems[PAGE]  # at the block that printed it
+    assert problem.format() == f"{PAGE}:3: 代码块执行出错：RuntimeError: shapes cannot be multiplied"
+
+
+def test_a_block_printed_by_a_block_shows_what_it_printed(site):
+    engine.current.build = Printing({"outer": '```python exec="1"\ninner()\n```\n', "inner": "里面那块打印的\n"})
+    html = convert(site, "99-t.md", '正文。\n\n```python exec="1"\nouter()\n```\n')
+    assert "里面那块打印的" in html and engine.current.build.executed == [f"{PAGE}:3", f"{PAGE}:3"]
+
+
+def test_a_block_superfences_does_not_read_is_reported_not_shown_as_text(site):
+    """Indented by 4 outside a list it is an indented code block: without this check its text, with
+    the kit's tag (src="docs/…md:3"), was the page's text."""
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", '正文。\n\n    ```python exec="1"\n    x = 2\n    ```\n')
+    [problem] = engine.current.problems[PAGE]
+    assert problem.line == 3 and "没被当成代码块读" in problem.message
+
+
+def test_an_executed_block_of_a_language_the_site_does_not_run_is_refused_at_its_line(site):
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", '正文。\n\n```bash exec="1"\necho 1\n```\n')
+    [problem] = engine.current.problems[PAGE]
+    assert problem.format().startswith(f"{PAGE}:3: 本站不运行 bash 代码块（exec=）")
+    assert engine.current.build.executed == []
