@@ -371,3 +371,13 @@ def markdown_exec_options(source: str) -> dict:
     options: dict = {}
     assert markdown_exec.validator("pycon", {"exec": "1", "source": source}, options, {}, None)
     return options
+
+
+@pytest.mark.parametrize("value", ["1", "true", "yes", "on", "On", "x", "0", "no", "off", "false", "False", ""])
+def test_the_kit_reads_exec_as_markdown_exec_reads_it(value):
+    import markdown_exec
+
+    from coursekit.extensions import fence
+
+    assert "python" not in markdown_exec.MARKDOWN_EXEC_AUTO  # what markdown-exec decides alone
+    assert fence._truthy(value) == markdown_exec.validator("python", {"exec": value}, {}, {}, None)

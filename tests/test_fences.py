@@ -1,13 +1,20 @@
 """markdown-exec's console-session (```pycon) and Markdown (```md) fences on every page, and blocks
 in what a block printed (issue 37): each runs in the page's worker (engine.Build.execute, stood in
-for here), a failing one fails the page at its line, and the kit's tag on a block's first line never
-shows on the page."""
+for here), a failing one fails the page at its line, the kit's tag on a block's first line never
+shows on the page, and MARKDOWN_EXEC_AUTO runs nothing."""
 
 from __future__ import annotations
 
+import logging
+import os
+import subprocess
+import sys
+
+import markdown_exec
 import pytest
 
 from coursekit.core import engine
+from scripts.drive import copy_repo
 from coursekit.extensions import checks, fence
 from tests.harness import site_config
 from tests.test_extension import StandIn, convert, site  # noqa: F401 - the fixture
@@ -94,3 +101,58 @@ def test_an_executed_block_of_a_language_the_site_does_not_run_is_refused_at_its
     [problem] = engine.current.problems[PAGE]
     assert problem.format().startswith(f"{PAGE}:3: 本站不运行 bash 代码块（exec=）")
     assert engine.current.build.executed == []
+
+
+@pytest.fixture
+def auto(monkeypatch):
+    """MARKDOWN_EXEC_AUTO=python, as markdown-exec read it at import (its public list)."""
+    monkeypatch.setenv("MARKDOWN_EXEC_AUTO", "python")
+    monkeypatch.setattr(fence, "_told", set())
+    markdown_exec.MARKDOWN_EXEC_AUTO.append("python")
+    yield
+    markdown_exec.MARKDOWN_EXEC_AUTO.remove("python")
+
+
+def test_markdown_exec_auto_runs_no_block_that_does_not_say_exec_and_says_so_once(site, auto, caplog):
+    engine.current.build = Printing({"print": "```python\nprint(2)\n```\n"})
+    page = ('正文。\n\n```python\nprint("不运行")\n```\n\n```python exec="1" source="above"\nprint("运行")\n```\n'
+            '\n```python\nprint("也不运行")\n```\n')
+    with caplog.at_level(logging.WARNING, logger="coursekit"):
+        html = convert(site, "99-t.md", page)
+    assert engine.current.build.codes == ['print("运行")']  # neither plain block, nor its own source, nor its output
+    assert html.count('class="highlight"') == 4  # each shown as code
+    notices = [r.getMessage() for r in caplog.records if "MARKDOWN_EXEC_AUTO" in r.getMessage()]
+    assert len(notices) == 1 and "本站不按它运行代码块" in notices[0]
+
+
+SCRATCH = """# 试验
+
+```python
+raise SystemExit("普通的代码块运行了")
+```
+
+````md exec="1"
+一段文字。
+
+```python exec="1"
+1 / 0
+```
+````
+"""
+
+
+@pytest.mark.build
+def test_under_markdown_exec_auto_the_build_ends_runs_no_plain_block_and_a_nested_failure_fails_it(tmp_path):
+    """With MARKDOWN_EXEC_AUTO=python the build ran every lesson listing and traceback in its own
+    process, again and again, until the kernel stopped it at 22 GB. Now it ends, without --strict,
+    failing at the nested block's line, and says once that it ignores the variable."""
+    repo = copy_repo(tmp_path / "repo", with_cache=True)
+    (repo / "docs/probe97.md").write_text(SCRATCH, encoding="utf-8")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "MARKDOWN_EXEC_AUTO": "python"}
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "site")], cwd=repo, env=env,
+                           capture_output=True, text=True, timeout=300)
+    log = built.stdout + built.stderr
+    assert built.returncode != 0, log
+    assert "docs/probe97.md:10: 代码块执行出错（第 11 行）：ZeroDivisionError: division by zero" in log, log
+    assert "普通的代码块运行了" not in log and "Traceback" not in log, log
+    assert log.count("MARKDOWN_EXEC_AUTO=python：本站不按它运行代码块") == 1, log

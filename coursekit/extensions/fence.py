@@ -18,11 +18,16 @@ text is rendered as Markdown; an executed block in it, or in what a block printe
 file-tree pattern), runs here too, in the page's worker: the Markdown that base_format converts a
 block's output with is a new instance without the page's state, so the page goes with the block
 (`_OUTER`) while its output is converted.
+
+Only a block that says `exec` runs: markdown-exec's MARKDOWN_EXEC_AUTO (run every block of a
+language) is ignored with one notice (如何写一讲 says why).
 """
 
 from __future__ import annotations
 
 import contextvars
+import logging
+import os
 import re
 from pathlib import Path
 
@@ -36,6 +41,7 @@ LANGUAGES = ("python", "pycon", "md")  # the fences mkdocs.yml registers here (t
 OURS = ("src", "file")
 TAG = re.compile(r' src="[^"]*:\d+"')  # what coursekit.extensions.checks adds to an executed block's first line
 _OUTER: contextvars.ContextVar = contextvars.ContextVar("coursekit_outer", default=None)  # (page state, where)
+log = logging.getLogger("coursekit")
 # markdown-exec's validator fills `options` for base_format; a listing sets its `extra` (the title)
 # and its `source`/`result` (pinned with markdown-exec 1.12.6: tests/test_contracts.py).
 
@@ -44,9 +50,30 @@ def validator(language, inputs, options, attrs, md) -> bool:
     ours = {k: inputs.pop(k) for k in OURS if k in inputs}
     if ours.get("file"):
         inputs.setdefault("exec", "1")
+    if not _truthy(inputs.get("exec", "")):  # markdown-exec would also run it if MARKDOWN_EXEC_AUTO names it
+        inputs.pop("exec", None)
+        _auto_notice(language)
+        return False
     ok = markdown_exec.validator(language, inputs, options, attrs, md)
+    options.get("extra", {}).pop("exec", None)  # left there when MARKDOWN_EXEC_AUTO names the language: the
+    # source it shows would run again, and each traceback (the loop that reached 22 GB)
     options.update(ours)
     return ok
+
+
+def _truthy(value: str) -> bool:
+    """markdown-exec's reading of a yes/no option (pinned: tests/test_contracts.py)."""
+    return value.lower() not in {"", "no", "off", "false", "0"}
+
+
+_told: set[str] = set()
+
+
+def _auto_notice(language: str) -> None:
+    auto = os.environ.get("MARKDOWN_EXEC_AUTO", "")
+    if language in {lang.strip() for lang in auto.split(",")} and auto not in _told:
+        _told.add(auto)
+        log.warning(f"MARKDOWN_EXEC_AUTO={auto}：本站不按它运行代码块，只运行写了 exec=\"1\" 的块（见如何写一讲 docs/authoring.md）")
 
 
 def formatter(source, language, css_class, options, md, **kwargs):
