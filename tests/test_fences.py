@@ -156,3 +156,52 @@ def test_under_markdown_exec_auto_the_build_ends_runs_no_plain_block_and_a_neste
     assert "docs/probe97.md:10: 代码块执行出错（第 11 行）：ZeroDivisionError: division by zero" in log, log
     assert "普通的代码块运行了" not in log and "Traceback" not in log, log
     assert log.count("MARKDOWN_EXEC_AUTO=python：本站不按它运行代码块") == 1, log
+
+
+class InProcess(StandIn):
+    """A worker that runs each block here, as plain markdown-exec does (only for comparing renderings)."""
+
+    def execute(self, lesson_id, page, chain, code, where):
+        import io
+        from contextlib import redirect_stdout
+
+        self.executed.append(where)
+        out = io.StringIO()
+        with redirect_stdout(out):
+            exec(compile(code, "docs/p.md", "exec"), {})
+        return {"output": out.getvalue()}
+
+
+# markdown-exec's own examples (its docs/usage pages), on a page of no lesson
+EXAMPLES = {
+    "markdown": '````md exec="1" source="tabbed-left" tabs="Markdown|Rendered"\n系统信息：\n\n'
+                '```python exec="true"\nimport platform\n\nprint(f"- 平台：**{platform.system()}**")\n'
+                'print(f"- Python：**{platform.python_version()}**")\n```\n````\n',
+    "pycon": '````md exec="1" source="tabbed-left" tabs="Markdown|Rendered"\n```pycon exec="1" source="console"\n'
+             '>>> name = "Baron"\n>>> print(name)\nBaron\n>>> age = "???"\n>>> print(age)\n???\n```\n````\n',
+    "printed": '```python exec="1"\nprint("```python exec=\\"1\\"")\nprint("print(\\"## 生成的标题\\")")\nprint("```")\n```\n',
+}
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_markdown_execs_examples_show_the_same_text_as_under_plain_markdown_exec(site, name):
+    import re
+
+    import markdown
+
+    def md(kit: bool):
+        formats = (fence.validator, fence.formatter) if kit else (markdown_exec.validator, markdown_exec.formatter)
+        return markdown.Markdown(extensions=([checks.CourseExtension()] if kit else []) + [
+            "pymdownx.superfences", "pymdownx.tabbed", "md_in_html", "toc"], extension_configs={
+            "pymdownx.tabbed": {"alternate_style": True},
+            "pymdownx.superfences": {"custom_fences": [
+                {"name": n, "class": n, "validator": formats[0], "format": formats[1]} for n in fence.LANGUAGES]}})
+
+    def text(html: str) -> str:
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+    engine.current.build = InProcess()
+    (site / "docs/p.md").write_text(EXAMPLES[name], encoding="utf-8")
+    ours, theirs = md(True), md(False)
+    assert text(ours.convert(EXAMPLES[name])) == text(theirs.convert(EXAMPLES[name]))
+    assert engine.current.build.executed and [t["name"] for t in ours.toc_tokens] == [t["name"] for t in theirs.toc_tokens]
