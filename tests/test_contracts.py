@@ -336,3 +336,48 @@ def test_the_footer_override_differs_from_materials_only_by_the_section_in_the_t
     plain = re.sub(r"titled\((page\.\w+)\) \| striptags", r"\1.title", plain)
     plain = re.sub(r"titled\((page\.\w+)\)", r"\1.title", plain)
     assert plain == body(upstream)
+
+
+@pytest.mark.parametrize("source", ["", "console", "above"])
+def test_a_pycon_block_runs_and_renders_as_markdown_execs_pycon_formatter(source):
+    """fence.runnable and fence._pycon_source take a console session as markdown-exec's pycon formatter
+    (its `_transform_source`, private) does: the same HTML, for what the same code printed."""
+    import io
+    from contextlib import redirect_stdout
+
+    import markdown
+    import markdown_exec
+
+    from coursekit.extensions import fence
+
+    session = '>>> name = "Baron"\n>>> for c in name[:2]:\n...     print(c)\n旧的输出\n>>>\n>>> print(name)\nBaron'
+    md = markdown.Markdown(extensions=["pymdownx.superfences"])
+    theirs = markdown_exec.formatter(session, "pycon", "pycon", markdown_exec_options(source), md)
+
+    def run(code: str, **_) -> str:
+        out = io.StringIO()
+        with redirect_stdout(out):
+            exec(compile(code, "docs/p.md", "exec"), {})
+        return out.getvalue()
+
+    ours = markdown_exec.base_format(language="pycon", run=run, code=session, md=md,
+                                     transform_source=fence._pycon_source, **markdown_exec_options(source))
+    assert str(ours) == str(theirs) and "B\na" in str(ours).replace("<span class=\"go\">", "").replace("</span>", "")
+
+
+def markdown_exec_options(source: str) -> dict:
+    import markdown_exec
+
+    options: dict = {}
+    assert markdown_exec.validator("pycon", {"exec": "1", "source": source}, options, {}, None)
+    return options
+
+
+@pytest.mark.parametrize("value", ["1", "true", "yes", "on", "On", "x", "0", "no", "off", "false", "False", ""])
+def test_the_kit_reads_exec_as_markdown_exec_reads_it(value):
+    import markdown_exec
+
+    from coursekit.extensions import fence
+
+    assert "python" not in markdown_exec.MARKDOWN_EXEC_AUTO  # what markdown-exec decides alone
+    assert fence._truthy(value) == markdown_exec.validator("python", {"exec": value}, {}, {}, None)

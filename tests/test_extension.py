@@ -64,8 +64,8 @@ def convert(root: Path, name: str, page: str, front: str = "", folder: str = "do
         checks.CourseExtension(**config), "pymdownx.snippets",
         "pymdownx.superfences"], extension_configs={
         "pymdownx.snippets": {"base_path": [str(root)], "check_paths": True},
-        "pymdownx.superfences": {"custom_fences": [
-            {"name": "python", "class": "python", "validator": fence.validator, "format": fence.formatter}]}})
+        "pymdownx.superfences": {"custom_fences": [  # as mkdocs.yml registers them
+            {"name": n, "class": n, "validator": fence.validator, "format": fence.formatter} for n in fence.LANGUAGES]}})
     return md.convert(page)
 
 

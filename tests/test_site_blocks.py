@@ -57,3 +57,35 @@ def test_a_block_naming_another_lesson_is_refused_at_its_line(real, lesson):
         convert(real, "probe.md", page, front=f"session: {lesson.id}\n", folder="docs/code")
     [problem] = engine.current.problems["docs/code/probe.md"]
     assert problem.format().startswith(f"docs/code/probe.md:6: 代码块没有运行：它写了 session=\"{named}\"，可这一页属于 {lesson.id}")
+
+
+NESTED = '''# 试验
+
+```pycon exec="1" source="console"
+>>> word = "控制台"
+>>> print(word * 2)
+旧的输出
+```
+
+````md exec="1"
+```python exec="1"
+print("md 块里的块")
+```
+````
+
+```python exec="1"
+print('```python exec="1"')
+print('import coursekit.core.numbers as n')
+print('n.agrees = lambda *args: True')
+print('print("打印出来的块")')
+print('```')
+```
+'''
+
+
+@pytest.mark.engine
+def test_pycon_md_and_printed_blocks_run_in_the_pages_worker_and_cannot_reach_the_build(real):
+    html = convert(real, "probe.md", NESTED, folder="docs")
+    assert "控制台控制台" in html and "旧的输出" not in html and '<span class="gp">&gt;&gt;&gt; </span>' in html
+    assert "md 块里的块" in html and "打印出来的块" in html and "src=" not in html
+    assert numbers.agrees("0.5", 0.4011) is False  # the printed block patched its worker, not this process

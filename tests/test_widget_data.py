@@ -103,8 +103,8 @@ def convert(repo, page: str, monkeypatch) -> tuple[str, list]:
         checks.CourseExtension(), "pymdownx.snippets", "pymdownx.details", "admonition",
         "pymdownx.superfences"], extension_configs={
         "pymdownx.snippets": {"base_path": [str(repo)], "check_paths": True},
-        "pymdownx.superfences": {"custom_fences": [
-            {"name": "python", "class": "python", "validator": fence.validator, "format": fence.formatter}]}})
+        "pymdownx.superfences": {"custom_fences": [  # as mkdocs.yml registers them
+            {"name": n, "class": n, "validator": fence.validator, "format": fence.formatter} for n in fence.LANGUAGES]}})
     try:
         html = md.convert(body)
     except checks.PageProblems:

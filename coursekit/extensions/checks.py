@@ -26,7 +26,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
 from coursekit.core import CourseError, engine, footer, guard, manifest, pagetext, pasted, proposer, scan, shown, stamps, widgets
-from coursekit.extensions import facts
+from coursekit.extensions import facts, fence
 
 log = logging.getLogger("coursekit")
 LESSON_PAGES = "docs/lessons/"
@@ -61,9 +61,11 @@ def plan(root: Path, lesson: engine.Lesson) -> engine.PagePlan | None:
 
     def runs_here(f) -> bool:
         m = re.search(r'\bsession="?(\w+)"?', f.info)
-        return f.executed and "file=" not in f.info and (m is None or m.group(1) == lesson.id)
+        return (f.executed and f.lang in ("python", "pycon") and "file=" not in f.info
+                and (m is None or m.group(1) == lesson.id))
 
-    blocks = [("\n".join(f.lines), f"{rel}:{fm_lines + f.start}") for f in scan.fences(body) if runs_here(f)]
+    blocks = [(fence.runnable(f.lang, "\n".join(f.lines)), f"{rel}:{fm_lines + f.start}")
+              for f in scan.fences(body) if runs_here(f)]
     return engine.PagePlan(rel, exprs, blocks)
 
 @dataclass
@@ -208,7 +210,7 @@ def _check(state: PageState, path: str, text: str, first: int, strip: bool = Tru
         state.problems += found.problems
     if not strip:
         return text
-    out = _tag_blocks(found.stripped(), path, first)
+    out = _tag_blocks(state, found.stripped(), path, first)
     return _include(state, out, path, first)
 
 
@@ -256,8 +258,6 @@ def paste_problems(root: Path, path: str, text: str, first: int, shows_by_defaul
     """The blocks of a page (`text`, its first line `first`) whose shown code, pasted in page order,
     stops at a name that no shown line binds (coursekit.core.pasted), at each block's line. A listing
     shows its code when it says `source=`, or on a page of no lesson, where `source` is "above"."""
-    from coursekit.extensions import fence
-
     listings, sources = [], {}
     for f in scan.fences(text):
         spec = LISTING.search(f.info)
@@ -402,13 +402,42 @@ def page_lesson(path: str, text: str, fm: str = "") -> str | None:
 FRONT_SESSION = re.compile(r"^session:[ \t]*[\"']?(l\d+)[\"']?[ \t]*$", re.M)
 
 
-def _tag_blocks(text: str, path: str, first: int) -> str:
-    """Add src="file:line" to each executed block's opening line (coursekit.extensions.fence reads it)."""
+def _tag_blocks(state: PageState, text: str, path: str, first: int) -> str:
+    """Add src="file:line" to each executed block's opening line (coursekit.extensions.fence reads it),
+    the blocks inside an executed ```md block's text included; an executed block of a language the
+    site does not run is refused at its line (superfences would show its first line as text)."""
     lines = text.split("\n")
     for f in scan.fences(text):
-        if f.executed and "src=" not in f.info:
-            lines[f.start - 1] += f' src="{path}:{first + f.start - 1}"'
+        if not f.executed or "src=" in f.info:
+            continue
+        if f.lang not in fence.LANGUAGES:
+            state.problems.append(guard.Problem(path, first + f.start - 1, _not_run(f.lang), kind="code"))
+            continue
+        lines[f.start - 1] += f' src="{path}:{first + f.start - 1}"'
+        if f.lang == "md":  # its blocks are at their own lines of the page
+            inner = _tag_blocks(state, "\n".join(f.lines), path, first + f.start).split("\n")
+            lines[f.start : f.end - 1] = [line[: len(line) - len(body)] + tagged for line, body, tagged
+                                          in zip(lines[f.start : f.end - 1], f.lines, inner)]
     return "\n".join(lines)
+
+
+def _not_run(lang: str) -> str:
+    return (f"本站不运行 {lang or '没写语言的'} 代码块（exec=）：能运行的是 {'、'.join(fence.LANGUAGES)} 代码块；"
+            "要显示命令和它的输出，去掉 exec= 并把输出写成 text 代码块")
+
+
+# The kit's tag on a block's first line (_tag_blocks), as text or escaped in an attribute
+LEAKED = re.compile(r'src=(?:"|&quot;)([^"&<>\s]+):(\d+)(?:"|&quot;)')
+
+
+def leak_problems(root, md) -> list[guard.Problem]:
+    """A block's first line that superfences did not read (its tag then shows on the page as text):
+    at that block's line. `root`: the page's element tree; what blocks rendered is in md's stash."""
+    text = "".join(root.itertext()) + "".join(str(b) for b in md.htmlStash.rawHtmlBlocks)
+    found = {(m.group(1), int(m.group(2))) for m in LEAKED.finditer(text) if m.group(1).endswith(".md")}
+    return [guard.Problem(path, line, "这个代码块没被当成代码块读，页面上显示的是它的原文（连同构建加上的 src= 标记）："
+                                      "检查它的缩进（列表、提示框之外缩进 4 格就成了缩进的代码）和第一行的写法", kind="code")
+            for path, line in sorted(found)]
 
 
 class ReportTreeprocessor(Treeprocessor):
@@ -429,6 +458,7 @@ class ReportTreeprocessor(Treeprocessor):
             state.build.done_with(state.lesson_id or engine.SITE)
         if state.owns_build:
             state.build.close()
+        state.problems += leak_problems(root, self.md)
         if state.lesson_id and state.path.startswith(LESSON_PAGES) and not state.broken:
             state.problems += shown.finish(state.root, state.path, state.shown)
         problems = sorted(state.problems, key=lambda p: (p.path != state.path, p.path, p.line))

@@ -1,4 +1,5 @@
-"""Executed ```python blocks: markdown-exec's syntax and rendering, the course engine's execution.
+"""Executed ```python, ```pycon and ```md blocks: markdown-exec's syntax and rendering, the course
+engine's execution (LANGUAGES: the fences mkdocs.yml registers with this validator and formatter).
 
 A block on a lesson page (`session="lNN"`) runs in that lesson's worker, after the lesson's
 experiments, and its result is cached (coursekit.core.engine). A block may also show sections of the
@@ -10,10 +11,23 @@ files that ran, with what those sections printed in that same run, instead of ru
 `file` takes one or more `path:section` (or a whole `path`), separated by spaces. A block on a page
 of no lesson runs the same way, in a worker of its own (engine.SITE) with nothing run before it; a
 block whose session= option names another lesson is refused at its line.
+
+A ```pycon block runs as markdown-exec runs it: only its `>>> `/`... ` lines, without the prompt
+(each other line sent as an empty one, so a failure names its line of the page). A ```md block's
+text is rendered as Markdown; an executed block in it, or in what a block printed (markdown-exec's
+file-tree pattern), runs here too, in the page's worker: the Markdown that base_format converts a
+block's output with is a new instance without the page's state, so the page goes with the block
+(`_OUTER`) while its output is converted.
+
+Only a block that says `exec` runs: markdown-exec's MARKDOWN_EXEC_AUTO (run every block of a
+language) is ignored with one notice (如何写一讲 says why).
 """
 
 from __future__ import annotations
 
+import contextvars
+import logging
+import os
 import re
 from pathlib import Path
 
@@ -23,7 +37,11 @@ from markupsafe import Markup
 
 from coursekit.core import digests, engine, guard, pagetext, printed, shown, widgets
 
+LANGUAGES = ("python", "pycon", "md")  # the fences mkdocs.yml registers here (tests/test_fences.py holds it)
 OURS = ("src", "file")
+TAG = re.compile(r' src="[^"]*:\d+"')  # what coursekit.extensions.checks adds to an executed block's first line
+_OUTER: contextvars.ContextVar = contextvars.ContextVar("coursekit_outer", default=None)  # (page state, where)
+log = logging.getLogger("coursekit")
 # markdown-exec's validator fills `options` for base_format; a listing sets its `extra` (the title)
 # and its `source`/`result` (pinned with markdown-exec 1.12.6: tests/test_contracts.py).
 
@@ -32,16 +50,40 @@ def validator(language, inputs, options, attrs, md) -> bool:
     ours = {k: inputs.pop(k) for k in OURS if k in inputs}
     if ours.get("file"):
         inputs.setdefault("exec", "1")
+    if not _truthy(inputs.get("exec", "")):  # markdown-exec would also run it if MARKDOWN_EXEC_AUTO names it
+        inputs.pop("exec", None)
+        _auto_notice(language)
+        return False
     ok = markdown_exec.validator(language, inputs, options, attrs, md)
+    options.get("extra", {}).pop("exec", None)  # left there when MARKDOWN_EXEC_AUTO names the language: the
+    # source it shows would run again, and each traceback (the loop that reached 22 GB)
     options.update(ours)
     return ok
 
 
+def _truthy(value: str) -> bool:
+    """markdown-exec's reading of a yes/no option (pinned: tests/test_contracts.py)."""
+    return value.lower() not in {"", "no", "off", "false", "0"}
+
+
+_told: set[str] = set()
+
+
+def _auto_notice(language: str) -> None:
+    auto = os.environ.get("MARKDOWN_EXEC_AUTO", "")
+    if language in {lang.strip() for lang in auto.split(",")} and auto not in _told:
+        _told.add(auto)
+        log.warning(f"MARKDOWN_EXEC_AUTO={auto}：本站不按它运行代码块，只运行写了 exec=\"1\" 的块（见如何写一讲 docs/authoring.md）")
+
+
 def formatter(source, language, css_class, options, md, **kwargs):
-    state = getattr(md, "coursekit", None)
+    state, outer = getattr(md, "coursekit", None), None
+    if state is None and _OUTER.get() is not None:  # a block in what a block of the page printed
+        state, outer = _OUTER.get()
     if state is None:  # Markdown converted without the course's extension: not a page of the site
         return markdown_exec.formatter(source, language, css_class, options, md, **kwargs)
-    where = options.get("src") or f"{state.path}:1"  # before _format takes it out of the options
+    where = options.get("src") or outer or f"{state.path}:1"  # before _format takes it out of the options
+    options["src"] = where
     try:
         return _format(state, source, language, css_class, options, md, **kwargs)
     except Exception as err:  # superfences would show the block's source as text and go on: fail the page
@@ -59,6 +101,31 @@ def _format(state, source, language, css_class, options, md, **kwargs):
         if not state.lesson_id:
             return _plain_listing(ours["file"], md, options, state)
         return _unsearched(_listing(state, ours["file"], where, md, options))
+    token = _OUTER.set((state, where))  # blocks in its output run in the page's worker too
+    try:
+        if language == "md":  # the text, as Markdown; what it shows as its source leaves out the tags
+            return _unsearched(base_format(language="md", run=lambda code, **_: code, code=source, md=md,
+                                           transform_source=lambda code: (code, TAG.sub("", code)), **options))
+        return _run_block(state, where, source, language, md, options)
+    finally:
+        _OUTER.reset(token)
+
+
+def runnable(language: str, source: str) -> str:
+    """The code a python or pycon block runs: a pycon block's `>>> `/`... ` lines without their prompt,
+    as markdown-exec's pycon formatter takes them, every other line left empty (its lines stay the
+    page's lines)."""
+    if language != "pycon":
+        return source
+    return "\n".join(s[4:] if s.startswith((">>> ", "... ")) else "" for s in source.split("\n"))
+
+
+def _pycon_source(code: str) -> tuple[str, str]:
+    """base_format's transform_source for pycon: what runs, what the block shows (its prompt lines)."""
+    return runnable("pycon", code), "\n".join(s for s in code.split("\n") if s.startswith((">>> ", "... ")))
+
+
+def _run_block(state, where: str, source: str, language: str, md, options):
     lesson_id = state.lesson_id or engine.SITE  # a page of no lesson: a worker with nothing run before
 
     def run(code: str, **_) -> str:
@@ -90,8 +157,9 @@ def _format(state, source, language, css_class, options, md, **kwargs):
         printed_out.append(run(code, **kw))
         return printed_out[-1]
 
-    html = base_format(language="python", run=shown_run, code=source, md=md, **options)
-    _record(state, where, shown.EXECUTED, source, "".join(printed_out))
+    transform = _pycon_source if language == "pycon" else None
+    html = base_format(language=language, run=shown_run, code=source, md=md, transform_source=transform, **options)
+    _record(state, where, shown.EXECUTED, runnable(language, source), "".join(printed_out))
     return _unsearched(html)
 
 
