@@ -8,8 +8,11 @@ files that ran, with what those sections printed in that same run, instead of ru
     ```
 
 `file` takes one or more `path:section` (or a whole `path`), separated by spaces. A block on a page
-of no lesson runs the same way, in a worker of its own (engine.SITE) with nothing run before it; a
-block whose session= option names another lesson is refused at its line.
+of no lesson runs the same way, in a worker of its own (engine.SITE) with nothing run before it, and
+as markdown-exec runs it: in a namespace of its own, or in its `session=`'s (any name). On a lesson
+page every block runs in the lesson's namespace; one whose session= names another is refused at its
+line. A failing block is reported at its line (its id or title named) and the page's later blocks
+still run.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import markdown_exec
 from markdown_exec import base_format
 from markupsafe import Markup
 
-from coursekit.core import digests, engine, guard, pagetext, printed, shown, widgets
+from coursekit.core import blocks, digests, engine, guard, pagetext, printed, shown, widgets
 
 OURS = ("src", "file")
 # markdown-exec's validator fills `options` for base_format; a listing sets its `extra` (the title)
@@ -52,7 +55,7 @@ def _format(state, source, language, css_class, options, md, **kwargs):
     ours = {k: options.pop(k, "") for k in OURS}
     where = ours["src"] or f"{state.path}:1"
     named = options.get("session", "")
-    if named and named != (state.lesson_id or ""):
+    if named and state.lesson_id and named != state.lesson_id:
         return _failed(state, where, {"type": "", "message": _elsewhere(named, state.lesson_id), "where": None},
                        "代码块没有运行")
     if ours["file"]:
@@ -60,12 +63,17 @@ def _format(state, source, language, css_class, options, md, **kwargs):
             return _plain_listing(ours["file"], md, options, state)
         return _unsearched(_listing(state, ours["file"], where, md, options))
     lesson_id = state.lesson_id or engine.SITE  # a page of no lesson: a worker with nothing run before
+    label = options.get("id") or options.get("extra", {}).get("title", "")
+    headline = f"代码块「{label}」" if label else "代码块"
+    try:
+        context = _context(state, options)
+    except ValueError as err:  # an option the kit can't honour: refused at the block, saying what to write
+        return _failed(state, where, {"type": "", "message": str(err), "where": None}, f"{headline}没有运行")
+    space = context.space
 
     def run(code: str, **_) -> str:
         # A failure is reported once, by the page's problems; the block shows it instead of output
-        # (raising would have markdown-exec log the whole block again, for this and every later block).
-        if state.broken:
-            return ""
+        # (raising would have markdown-exec log the whole block again), and the page's later blocks run.
         try:
             typed = printed.fixed_numbers(where, code)
         except SyntaxError:
@@ -73,14 +81,17 @@ def _format(state, source, language, css_class, options, md, **kwargs):
         if typed:
             path, _, line = where.rpartition(":")
             return _failed(state, where, {"type": "", "message": printed.describe(printed.by_line(typed)[0]),
-                                          "where": (path, int(line) + typed[0].line)}, "代码块没有运行", "drift")
-        previous, state.chain = state.chain, digests.chain(state.chain, code)
+                                          "where": (path, int(line) + typed[0].line)}, f"{headline}没有运行", "drift")
+        previous = state.chains.get(space, "")
+        state.chains[space] = digests.chain(previous, code)
         try:
-            answer = state.build.execute(lesson_id, state.path, previous, code, where)
+            answer = state.build.execute(lesson_id, state.path, previous, code, where, context=context)
         except engine.LessonError as err:
+            if err is state.build.run(lesson_id).error:  # the lesson's code failed: the page names it once
+                return "本讲的代码运行失败，这个代码块没有运行（见本页报告的错误）"
             answer = {"error": {"type": "", "message": str(err), "where": err.where}}
         if "error" in answer:
-            return _failed(state, where, answer["error"])
+            return _failed(state, where, answer["error"], f"{headline}执行出错")
         widgets.check(state, where, answer)  # the widgets it embedded, what it changed in place
         return answer["output"]
 
@@ -93,6 +104,20 @@ def _format(state, source, language, css_class, options, md, **kwargs):
     html = base_format(language="python", run=shown_run, code=source, md=md, **options)
     _record(state, where, shown.EXECUTED, source, "".join(printed_out))
     return _unsearched(html)
+
+
+def _context(state, options) -> blocks.Context:
+    """The namespace, module name, working directory and width a block runs with, as markdown-exec's
+    options say (its `workdir` and `width` taken out: markdown-exec would set them in this process).
+    A lesson page's blocks share the lesson's namespace; on a page of no lesson a block without
+    `session` has its own, blocks of one `session=` name share one."""
+    named = options.get("session", "")
+    n = state.counted[named] = state.counted.get(named, 0) + 1
+    workdir, width = options.pop("workdir", None) or "", options.pop("width", 0) or 0
+    if workdir and not blocks.inside(state.root, workdir):
+        raise ValueError(f"workdir=\"{workdir}\" 不是仓库里的文件夹：写相对于仓库根目录的文件夹，如 workdir=\"docs\"")
+    return blocks.Context.of(state.path, bool(state.lesson_id), named, n, options.get("id", ""),
+                             options.get("extra", {}).get("title", ""), workdir, width)
 
 
 def _record(state, where: str, block: str, code: str, output: str) -> None:
@@ -112,9 +137,8 @@ def _unsearched(html: str) -> str:
     return Markup(re.sub(r"<(div|figure|table)(?=[\s>])", r"<\1 data-search-exclude", html))
 
 
-def _elsewhere(named: str, own: str | None) -> str:
-    page = f"这一页属于 {own}" if own else "这一页不属于哪一讲"
-    return (f"它写了 session=\"{named}\"，可{page}：页面上的代码块都在本页的那一讲里运行"
+def _elsewhere(named: str, own: str) -> str:
+    return (f"它写了 session=\"{named}\"，可这一页属于 {own}：页面上的代码块都在本页的那一讲里运行"
             "（页面开头的 front matter 写 session: lNN 指定），删掉这个选项，或把代码块移到那一讲的页面上")
 
 
