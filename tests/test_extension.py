@@ -284,6 +284,19 @@ def test_a_workdir_that_is_no_folder_of_the_repository_is_refused_at_its_line(si
     assert engine.current.build.executed == []
 
 
+@pytest.mark.parametrize("option, said", [
+    ('width="wide"', 'width="wide" 不是整数：写终端的列数，如 width="80"'),
+    ('returncode="x"', 'returncode="x" 不是整数：写期望的退出码，如 returncode="1"'),
+])
+def test_a_number_option_that_is_no_number_is_refused_at_its_line(site, option, said):
+    """markdown-exec's own int() fails on it and superfences then shows the block as plain code."""
+    with pytest.raises(checks.PageProblems):
+        convert(site, "probe.md", _blocks((f" {option}", "print('ok')")), folder="docs")
+    [problem] = engine.current.problems["docs/probe.md"]
+    assert problem.format() == f"docs/probe.md:3: 代码块没有运行：{said}"
+    assert engine.current.build.executed == []
+
+
 def test_a_lessons_run_plans_its_pages_blocks_as_the_page_runs_them(site):
     """The run prepares its page's blocks (engine.Build._prepare_page) under the contexts the page
     will ask for: else each would run again, in a worker of its own."""

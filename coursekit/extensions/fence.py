@@ -31,10 +31,18 @@ OURS = ("src", "file")
 # and its `source`/`result` (pinned with markdown-exec 1.12.6: tests/test_contracts.py).
 
 
+NUMBERS = {"width": "终端的列数，如 width=\"80\"", "returncode": "期望的退出码，如 returncode=\"1\""}
+
+
 def validator(language, inputs, options, attrs, md) -> bool:
     ours = {k: inputs.pop(k) for k in OURS if k in inputs}
     if ours.get("file"):
         inputs.setdefault("exec", "1")
+    bad = next((k for k in NUMBERS if not re.fullmatch(r"-?\d+", inputs.get(k, "0").strip())), None)
+    if bad and markdown_exec.validator(language, {"exec": inputs.get("exec", "no")}, {}, attrs, md):
+        # markdown-exec's int() would raise, and superfences show the block as plain code: refused instead
+        options.update(ours, invalid=f"{bad}=\"{inputs[bad]}\" 不是整数：写{NUMBERS[bad]}")
+        return True
     ok = markdown_exec.validator(language, inputs, options, attrs, md)
     options.update(ours)
     return ok
@@ -54,6 +62,8 @@ def formatter(source, language, css_class, options, md, **kwargs):
 def _format(state, source, language, css_class, options, md, **kwargs):
     ours = {k: options.pop(k, "") for k in OURS}
     where = ours["src"] or f"{state.path}:1"
+    if options.get("invalid"):
+        return _failed(state, where, {"type": "", "message": options["invalid"], "where": None}, "代码块没有运行")
     named = options.get("session", "")
     if named and state.lesson_id and named != state.lesson_id:
         return _failed(state, where, {"type": "", "message": _elsewhere(named, state.lesson_id), "where": None},
