@@ -185,7 +185,7 @@ def _exec(code: str, where: str, context: dict, runner, package, settings, names
         keyed.pop("env:COLUMNS", None)  # the block's own option set it: it is in the block's key
     answer = {"output": capture.take(), "deps": reads.files(), "reads": keyed}
     fingerprints[space] = after = fingerprint(_namespace(runner, package))
-    changed = sorted(name for name, digest in before.items() if after.get(name, digest) != digest)
+    changed = sorted(key for key, digest in before.items() if after.get(key, digest) != digest)
     if changed:  # values of the lesson the block changed in place (coursekit.core.widgets reports those read)
         answer["changed"] = changed
     demo = sys.modules.get("lessons.demo")
