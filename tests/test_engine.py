@@ -459,6 +459,105 @@ def test_a_changed_block_after_kept_ones_sees_what_they_defined(tree):
     assert outputs == ["first\n", "q 5\n", "first\n", "q + 1 6\n"]
 
 
+@pytest.mark.engine
+def test_every_failing_block_runs_and_the_blocks_after_it_run_after_it(tree):
+    """Like notebook cells: what a failing block defined before it failed stays, and the later
+    blocks run after it; a later block run again (its code changed) has the earlier ones, failing
+    ones too, run first in its new worker, and shows what it printed, not their errors."""
+    codes = ["print('w', w)\n", "r = w + 1\nraise ValueError('one')\n", "print('r', r)\n", "1 / 0\n"]
+    answers = []
+    for last in ("print('after', r)\n", "print('after', r + 1)\n"):
+        build = engine.Build(tree)
+        try:
+            previous = ""
+            for n, code in enumerate([*codes, last]):
+                answers.append(build.execute(C, "docs/f.md", previous, code, f"docs/f.md:{1 + 4 * n}"))
+                previous = digests.chain(previous, code)
+        finally:
+            build.close()
+    shown = [a.get("output") or (a["error"]["type"], tuple(a["error"]["where"])) for a in answers]
+    assert shown == ["w 5\n", ("ValueError", ("docs/f.md", 7)), "r 6\n", ("ZeroDivisionError", ("docs/f.md", 14)),
+                     "after 6\n", "w 5\n", ("ValueError", ("docs/f.md", 7)), "r 6\n",
+                     ("ZeroDivisionError", ("docs/f.md", 14)), "after 7\n"]
+
+
+@pytest.mark.engine
+def test_a_block_that_stops_its_worker_is_not_run_again_for_the_blocks_after_it(tree):
+    """The block after it runs in a new worker, after the earlier blocks but not that one (it
+    would stop that worker too, and the later block would report its failure)."""
+    first, stops, after = "q = 'kept'\n", "import os\nos._exit(3)\n", "print('q', q)\n"
+    build = engine.Build(tree)
+    try:
+        assert build.execute(C, "docs/s.md", "", first, "docs/s.md:1") == {"output": ""}
+        with pytest.raises(engine.LessonError, match="工作进程意外退出（退出码 3）"):
+            build.execute(C, "docs/s.md", digests.chain("", first), stops, "docs/s.md:4")
+        previous = digests.chain(digests.chain("", first), stops)
+        assert build.execute(C, "docs/s.md", previous, after, "docs/s.md:8") == {"output": "q kept\n"}
+    finally:
+        build.close()
+
+
+@pytest.mark.engine
+def test_a_block_runs_as_a_module_of_markdown_exec_s_name_without_the_kit_s_future_imports(shared):
+    code = "class Int:\n    pass\n\nclass Box:\n    value: Int\n\nprint(Box.__module__, Box.__annotations__['value'] is Int)\n"
+    answer = shared.execute(C, "docs/m.md", "", code, "docs/m.md:3")
+    assert answer["output"] == "_code_block_n1_ True\n"
+
+
+PROBE = """# 试验
+
+```python exec="1" result="text"
+from dataclasses import dataclass
+
+class Int:
+    pass
+
+@dataclass
+class Box:
+    value: Int
+
+print("模块", Box.__module__, "注解是类", Box.__annotations__["value"] is Int, Box(Int()).value.__class__.__name__)
+```
+
+```python exec="1"
+print("没有", globals().get("Box", "看不到前一块"))
+```
+
+```python exec="1" session="s"
+v = "同一个会话"
+```
+
+```python exec="1" session="s"
+print("会话", v)
+```
+
+```python exec="1" workdir="docs" width="57"
+import os
+import shutil
+
+print("目录", os.path.basename(os.getcwd()), "宽度", shutil.get_terminal_size().columns == 57)
+```
+"""
+
+
+@pytest.mark.engine
+def test_a_page_of_no_lesson_runs_its_blocks_as_markdown_exec_does(root, monkeypatch):
+    """Blocks without a session isolated, one session's blocks in one namespace, the module named
+    as markdown-exec names it (a dataclass needs it in sys.modules), annotations evaluated (the
+    worker's own `from __future__ import annotations` is not the page's), workdir and width."""
+    from tests.test_extension import convert
+
+    build = engine.Build(root)
+    monkeypatch.setattr(engine, "current", engine.Current(build=build, root=root, collects=True))
+    try:
+        html = convert(root, "probe.md", PROBE, folder="docs")
+    finally:
+        build.close()
+    assert engine.current.problems["docs/probe.md"] == []
+    for said in ("模块 _code_block_n1_ 注解是类 True Int", "没有 看不到前一块", "会话 同一个会话", "目录 docs 宽度 True"):
+        assert said in html, said
+
+
 def test_page_blocks_are_kept_under_every_file_of_the_kit(root, monkeypatch):
     """The authoring page's blocks read the kit's example lesson (Markdown, not Python): editing it
     must not leave them kept under the same key."""

@@ -3,6 +3,7 @@ is converted, whichever builder converts it; the engine is replaced by a stand-i
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import markdown
@@ -10,7 +11,7 @@ from typing import ClassVar
 
 import pytest
 
-from coursekit.core import engine, shown
+from coursekit.core import digests, engine, shown
 from coursekit.extensions import checks, fence
 from coursekit.core.worker import evaluate
 from tests.test_guard import NS
@@ -22,7 +23,7 @@ class StandIn:
     lessons: ClassVar[dict] = {"l99": None}
 
     def __init__(self, failing: str = "") -> None:
-        self.failing, self.executed = failing, []
+        self.failing, self.executed, self.contexts = failing, [], []
 
     def run(self, lesson_id):
         return engine.Run(lesson=None, key="k", files=[])
@@ -30,11 +31,12 @@ class StandIn:
     def evaluate(self, lesson_id, exprs):
         return [evaluate(e, dict(NS)) for e in exprs]
 
-    def execute(self, lesson_id, page, chain, code, where):
+    def execute(self, lesson_id, page, chain, code, where, context=None):
         self.executed.append(where)
+        self.contexts.append((chain, context))
         if self.failing and self.failing in code:
             return {"error": {"type": "RuntimeError", "message": "shapes cannot be multiplied", "where": None}}
-        return {"output": "printed\n"}
+        return {"output": f"printed {where}\n"}
 
     def done_with(self, lesson_id):
         pass
@@ -132,14 +134,24 @@ def test_an_include_the_guard_cannot_read_fails_at_its_line_saying_what_to_write
     assert problem.format().startswith(f"docs/lessons/99-t.md:3: --8<-- 引入的 {spec}") and said in problem.format()
 
 
-def test_a_raising_block_fails_naming_the_page_and_its_line_and_later_blocks_do_not_run(site):
+def test_every_failing_block_of_a_page_is_named_and_every_other_block_still_shows(site):
+    """Three failing blocks, the second named by its id and the third by its title: each is reported
+    at its line, and the blocks between and after them run and show what they printed."""
     engine.current.build = StandIn(failing="boom")
-    page = 'a\n\n```python exec="1"\nboom()\n```\n\n```python exec="1"\nprint(1)\n```\n'
-    with pytest.raises(checks.PageProblems):
-        convert(site, "99-t.md", page)
-    [problem] = engine.current.problems["docs/lessons/99-t.md"]
-    assert problem.format() == "docs/lessons/99-t.md:3: 代码块执行出错：RuntimeError: shapes cannot be multiplied"
-    assert engine.current.build.executed == ["docs/lessons/99-t.md:3"]
+    fence_ = '```python exec="1"{}\n{}\n```\n\n'
+    page = "a\n\n" + "".join(fence_.format(info, code) for info, code in [
+        ("", "boom()"), ("", "print('ok')"), (' id="second"', "boom()"), ("", "print('ok')"),
+        (' title="third.py" source="above"', "boom()"), ("", "print('ok')")])
+    engine.current.collects = True  # as under the MkDocs hooks: the page is converted, then reported
+    html = convert(site, "99-t.md", page)
+    said = [p.format() for p in engine.current.problems["docs/lessons/99-t.md"]]
+    assert said == ["docs/lessons/99-t.md:3: 代码块执行出错：RuntimeError: shapes cannot be multiplied",
+                    "docs/lessons/99-t.md:11: 代码块「second」执行出错：RuntimeError: shapes cannot be multiplied",
+                    "docs/lessons/99-t.md:19: 代码块「third.py」执行出错：RuntimeError: shapes cannot be multiplied"]
+    assert engine.current.build.executed == [f"docs/lessons/99-t.md:{n}" for n in (3, 7, 11, 15, 19, 23)]
+    for n in (7, 15, 23):
+        assert f"printed docs/lessons/99-t.md:{n}" in html
+    assert html.count("shapes cannot be multiplied") == 3  # each failing block shows its own failure
 
 
 def test_a_page_block_that_prints_a_typed_number_fails_at_that_line_and_does_not_run(site):
@@ -210,3 +222,88 @@ def test_a_static_svg_the_page_shows_is_read_for_the_numbers_its_text_states(sit
     with pytest.raises(checks.PageProblems):
         convert(site, "99-t.md", "![x](missing.svg)\n")
     assert "读不出来" in engine.current.problems["docs/lessons/99-t.md"][0].message
+
+
+def _blocks(*fences: tuple[str, str]) -> str:
+    return "# 试验\n\n" + "".join(f'```python exec="1"{info}\n{code}\n```\n\n' for info, code in fences)
+
+
+def test_on_a_page_of_no_lesson_blocks_are_isolated_and_one_session_name_shares_a_namespace(site):
+    """As markdown-exec has it: without `session` each block starts from nothing, the blocks of one
+    session name (any name) run one after another in one namespace; each runs as markdown-exec's
+    module name for it."""
+    page = _blocks(("", "a = 'x'"), ("", "print(a)"), (' session="demo"', "b = 'y'"),
+                   (' session="demo"', "print(b)"), (' session="other" id="last"', "print('z')"))
+    convert(site, "probe.md", page, folder="docs")
+    assert engine.current.problems["docs/probe.md"] == []
+    (first, one), (second, two), (third, three), (fourth, four), (fifth, five) = engine.current.build.contexts
+    assert [first, second, third, fifth] == ["", "", "", ""]  # nothing before them in their namespace
+    assert fourth == digests.chain("", "b = 'y'")  # after the first block of its session
+    assert len({one.space, two.space, three.space, five.space}) == 4 and four.space == three.space
+    assert [c.name for c in (one, two, three, four, five)] == [
+        "_code_block_n1_", "_code_block_n2_", "_code_block_session_demo_n1_", "_code_block_session_demo_n2_",
+        "_code_block_id_last_"]
+
+
+def test_on_a_lesson_page_every_block_runs_in_the_lessons_namespace(site):
+    page = _blocks(("", "a = 'x'"), (' session="l99"', "print(a)"), ("", "print(a)"))
+    convert(site, "99-t.md", page)
+    contexts = [c for _, c in engine.current.build.contexts]
+    assert {c.space for c in contexts} == {"docs/lessons/99-t.md"}
+    assert [c.name for c in contexts] == ["_code_block_n1_", "_code_block_session_l99_n1_", "_code_block_n2_"]
+
+
+def test_workdir_and_width_reach_the_block_and_leave_the_build_process_alone(site, monkeypatch):
+    """markdown-exec sets them around the block in the process that runs it: here the worker, never
+    the build's own process (its threads share one working directory)."""
+    (site / "docs/data").mkdir(parents=True)
+    monkeypatch.delenv("COLUMNS", raising=False)
+    seen = []
+    build = engine.current.build
+    execute = build.execute
+
+    def watching(*args, **kwargs):
+        seen.append((Path.cwd(), os.environ.get("COLUMNS")))
+        return execute(*args, **kwargs)
+
+    monkeypatch.setattr(build, "execute", watching)
+    here = Path.cwd()
+    convert(site, "probe.md", _blocks((' workdir="docs/data" width="72"', "print('ok')")), folder="docs")
+    assert engine.current.problems["docs/probe.md"] == []
+    [(_, context)] = build.contexts
+    assert (context.workdir, context.width) == ("docs/data", 72)
+    assert seen == [(here, None)]
+
+
+def test_a_workdir_that_is_no_folder_of_the_repository_is_refused_at_its_line(site):
+    with pytest.raises(checks.PageProblems):
+        convert(site, "probe.md", _blocks((' workdir="nowhere"', "print('ok')")), folder="docs")
+    [problem] = engine.current.problems["docs/probe.md"]
+    assert problem.format() == ('docs/probe.md:3: 代码块没有运行：workdir="nowhere" 不是仓库里的文件夹：'
+                                '写相对于仓库根目录的文件夹，如 workdir="docs"')
+    assert engine.current.build.executed == []
+
+
+@pytest.mark.parametrize("option, said", [
+    ('width="wide"', 'width="wide" 不是整数：写终端的列数，如 width="80"'),
+    ('returncode="x"', 'returncode="x" 不是整数：写期望的退出码，如 returncode="1"'),
+])
+def test_a_number_option_that_is_no_number_is_refused_at_its_line(site, option, said):
+    """markdown-exec's own int() fails on it and superfences then shows the block as plain code."""
+    with pytest.raises(checks.PageProblems):
+        convert(site, "probe.md", _blocks((f" {option}", "print('ok')")), folder="docs")
+    [problem] = engine.current.problems["docs/probe.md"]
+    assert problem.format() == f"docs/probe.md:3: 代码块没有运行：{said}"
+    assert engine.current.build.executed == []
+
+
+def test_a_lessons_run_plans_its_pages_blocks_as_the_page_runs_them(site):
+    """The run prepares its page's blocks (engine.Build._prepare_page) under the contexts the page
+    will ask for: else each would run again, in a worker of its own."""
+    page = _blocks(("", "a = 'x'"), (' id="named"', "print(a)"), (' session="l99" title="t.py"', "print(a)"),
+                   (' workdir="docs" width="90"', "print(a)"), ("", "print(a)"))
+    convert(site, "99-t.md", page)
+    planned = checks.plan(site, engine.Lesson("lessons.l99", "99", "测试", []))
+    assert [(b.code, b.where, b.context) for b in planned.blocks] == [
+        (code, where, context) for (_, context), code, where in zip(
+            engine.current.build.contexts, ["a = 'x'", *["print(a)"] * 4], engine.current.build.executed)]

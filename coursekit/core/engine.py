@@ -8,9 +8,9 @@ result is cached by what it depends on.
   so the record says exactly what to look at next time. Editing lesson 25 reruns lesson 25 and the
   lessons that import it; a prose edit reruns nothing. The runs are kept, sealed, a few per lesson,
   least recently used out (coursekit.core.store; digests: coursekit.core.digests).
-- Page blocks and inline bindings are cached under the run's key: a block by its code and the code
-  of the blocks before it on the page (they share a namespace: coursekit.core.blocks), a binding by
-  its expression.
+- Page blocks and inline bindings are cached under the run's key: a block by its code, what it runs
+  with and the code of the blocks before it in its namespace (a lesson page's blocks share one:
+  coursekit.core.blocks), a binding by its expression.
 - Workers are forked from a server that imported torch once; independent lessons run in
   parallel on the available cores. A worker lives for one page at most, so a block that patches
   torch or changes a tensor in place cannot leak into the next page or the next rebuild.
@@ -164,13 +164,23 @@ class FileResult:
 
 
 @dataclass
+class PlannedBlock:
+    """A block of a lesson's page that runs in the lesson's worker: its code, where it is
+    (`page:line`) and what it runs with (its namespace is the page's)."""
+
+    code: str
+    where: str
+    context: blocks.Context
+
+
+@dataclass
 class PagePlan:
     """What a lesson's page will ask of its run, in its order: the expressions it binds, and its
-    blocks (code, where: `page:line`) that run in the lesson's worker."""
+    blocks that run in the lesson's worker."""
 
     page: str
     exprs: list[str]
-    blocks: list[tuple[str, str]]
+    blocks: list[PlannedBlock]
 
 
 @dataclass
@@ -239,7 +249,7 @@ class Worker:
         settings = {"time_limit": lesson.time_limit, "output_limit": lesson.output_limit, "env": zygote.env_now()}
         self.pid, self.conn = zygote.fork({"package": lesson.package, "settings": settings, "log": self.log})
         self.dead: LessonError | None = None
-        self.played: dict[str, str] = {}  # page -> the chain of the last block it ran there
+        self.played: dict[str, str] = {}  # a namespace of page blocks -> the chain of the last block it ran there
 
     def ask(self, request: tuple, what: str) -> dict:
         if self.dead:
@@ -489,11 +499,10 @@ class Build:
             if exprs:
                 self.evaluate(run.lesson.id, exprs, worker=worker, run=run)
             previous = ""
-            for code, where in plan.blocks if plan else ():
-                answer = self.execute(run.lesson.id, plan.page, previous, code, where, worker=worker, run=run)
-                if "error" in answer:
-                    break  # the page reports it, at its line
-                previous = digests.chain(previous, code)
+            for block in plan.blocks if plan else ():  # one failing is reported by the page; the next still run
+                self.execute(run.lesson.id, plan.page, previous, block.code, block.where, worker=worker, run=run,
+                             context=block.context)
+                previous = digests.chain(previous, block.code)
         except LessonError:
             pass  # the page asks again and reports it
 
@@ -550,9 +559,9 @@ class Build:
         return self.worker(lesson_id).ask(("apply", function, argument), "在本讲的值上计算")["value"]
 
     def execute(self, lesson_id: str, page: str, previous: str, code: str, where: str,
-                worker: Worker | None = None, run: Run | None = None) -> dict:
-        """A page block run after the page's earlier blocks (coursekit.core.blocks.PageBlocks.execute)."""
-        return self.blocks.execute(lesson_id, page, previous, code, where, worker, run)
+                worker: Worker | None = None, run: Run | None = None, context: blocks.Context | None = None) -> dict:
+        """A page block run after the earlier blocks of its namespace (coursekit.core.blocks.PageBlocks.execute)."""
+        return self.blocks.execute(lesson_id, page, previous, code, where, worker, run, context)
 
     def unchanged(self, lesson_id: str, deps: dict) -> bool:
         """Everything in `deps` (a file's path, a variable, the day -> its digest) reads as it did."""

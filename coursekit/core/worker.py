@@ -11,7 +11,8 @@ Requests come over a multiprocessing connection, answers go back the same way:
     ("eval", [expr, ...]) -> each expression's value, flattened to numbers, in the lesson namespace
     ("apply", function, argument) -> function(namespace, origin, argument), a function of the kit
                              over the lesson's values (origin: name -> its first experiment file)
-    ("exec", code, where) -> run a page block in the page's namespace, return what it printed
+    ("exec", code, where, context) -> run a page block in its namespace (coursekit.core.blocks.Context,
+                             as a dict), return what it printed
 
 Every answer is a dict; a failure is {"error": {...}} naming the file and line it happened at.
 A time limit per request is kept here by faulthandler (it dumps the stack, so the parent can name
@@ -29,7 +30,7 @@ import signal
 import socket
 import sys
 import traceback
-from contextlib import redirect_stdout
+from contextlib import contextmanager, redirect_stdout
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -146,38 +147,74 @@ def _handle(request, runner, package, settings, namespaces, root) -> dict:
     if op == "apply":  # the function came by reference (pickle imports its module here)
         _, function, argument = request
         return {"value": function(_namespace(runner, package), _origin(runner, package), argument)}
-    if op == "forget":  # the page's blocks start over (engine.Build._catch_up)
+    if op == "forget":  # the namespace's blocks start over (coursekit.core.blocks.PageBlocks._catch_up)
         namespaces.pop(request[1], None)
         fingerprints.pop(request[1], None)
         return {}
     if op == "exec":
-        _, code, where, page = request
-        scope = namespaces.setdefault(page, _namespace(runner, package))
-        path, _, line = where.rpartition(":")
-        capture = runner.Capture(settings["output_limit"])
-        source = "\n" * (int(line) if line.isdigit() else 0) + code
-        linecache.cache[path] = (len(source), None, source.splitlines(True), path)  # a failing assert quotes it
-        compiled = compile(source, path, "exec")
-        before = fingerprints.get(page) or fingerprint(_namespace(runner, package))
-        demo = sys.modules.get("lessons.demo")
-        if demo is not None:
-            demo.EMBEDDED.clear()
-        with redirect_stdout(capture), reads.statement(path, int(line) + 1 if line.isdigit() else 1):
-            exec(compiled, scope)
-        reads.check()
-        answer = {"output": capture.take(), "deps": reads.files(), "reads": reads.keyed()}
-        fingerprints[page] = after = fingerprint(_namespace(runner, package))
-        changed = sorted(name for name, digest in before.items() if after.get(name, digest) != digest)
-        if changed:  # values of the lesson the block changed in place (coursekit.core.widgets reports those read)
-            answer["changed"] = changed
-        demo = sys.modules.get("lessons.demo")
-        if demo is not None and demo.EMBEDDED:  # the widgets it embedded, with the numbers they show
-            answer["widgets"], demo.EMBEDDED[:] = list(demo.EMBEDDED), []
-        return answer
+        return _exec(request[1], request[2], request[3], runner, package, settings, namespaces, root)
     raise ValueError(f"unknown request {op!r}")
 
 
-fingerprints: dict[str, dict[str, str]] = {}  # page -> its lesson's values after its last block
+def _exec(code: str, where: str, context: dict, runner, package, settings, namespaces, root) -> dict:
+    """A page block, run as markdown-exec runs one: as a module of its own name (`__name__`, and in
+    sys.modules), its code compiled without this file's future imports, in its working directory and
+    with its terminal width; its namespace the one `context` names."""
+    import types
+
+    from coursekit.core import reads
+
+    space, name = context["space"], context["name"]
+    scope = namespaces.setdefault(space, _namespace(runner, package))
+    scope["__name__"] = name
+    sys.modules[name] = types.ModuleType(name)  # what dataclasses and others look a class's module up in
+    path, _, line = where.rpartition(":")
+    capture = runner.Capture(settings["output_limit"])
+    source = "\n" * (int(line) if line.isdigit() else 0) + code
+    linecache.cache[path] = (len(source), None, source.splitlines(True), path)  # a failing assert quotes it
+    compiled = compile(source, path, "exec", dont_inherit=True)
+    before = fingerprints.get(space) or fingerprint(_namespace(runner, package))
+    demo = sys.modules.get("lessons.demo")
+    if demo is not None:
+        demo.EMBEDDED.clear()
+    with redirect_stdout(capture), _running_in(root, context), reads.statement(path, int(line) + 1 if line.isdigit() else 1):
+        exec(compiled, scope)
+    reads.check()
+    keyed = reads.keyed()
+    if context["width"]:
+        keyed.pop("env:COLUMNS", None)  # the block's own option set it: it is in the block's key
+    answer = {"output": capture.take(), "deps": reads.files(), "reads": keyed}
+    fingerprints[space] = after = fingerprint(_namespace(runner, package))
+    changed = sorted(key for key, digest in before.items() if after.get(key, digest) != digest)
+    if changed:  # values of the lesson the block changed in place (coursekit.core.widgets reports those read)
+        answer["changed"] = changed
+    demo = sys.modules.get("lessons.demo")
+    if demo is not None and demo.EMBEDDED:  # the widgets it embedded, with the numbers they show
+        answer["widgets"], demo.EMBEDDED[:] = list(demo.EMBEDDED), []
+    return answer
+
+
+@contextmanager
+def _running_in(root: str, context: dict):
+    """markdown-exec's `workdir` (relative to the repository's root) and `width` (COLUMNS) for the
+    length of one block, put back after it."""
+    width = str(context["width"]) if context["width"] else None
+    columns = os.environ.get("COLUMNS")
+    if width:
+        os.environ["COLUMNS"] = width
+    if context["workdir"]:
+        os.chdir(os.path.join(root, context["workdir"]))
+    try:
+        yield
+    finally:
+        os.chdir(root)
+        if width and columns is None:
+            os.environ.pop("COLUMNS", None)
+        elif width:
+            os.environ["COLUMNS"] = columns
+
+
+fingerprints: dict[str, dict[str, str]] = {}  # a namespace of page blocks -> its lesson's values after its last block
 
 
 def fingerprint(scope: dict) -> dict[str, str]:

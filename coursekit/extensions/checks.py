@@ -25,7 +25,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit.core import CourseError, engine, footer, guard, manifest, pagetext, pasted, proposer, scan, shown, stamps, widgets
+from coursekit.core import CourseError, blocks, engine, footer, guard, manifest, pagetext, pasted, proposer, scan, shown, stamps, widgets
 from coursekit.extensions import facts, fence
 
 log = logging.getLogger("coursekit")
@@ -59,14 +59,21 @@ def plan(root: Path, lesson: engine.Lesson) -> engine.PagePlan | None:
     _, fm_lines, body = scan.front_matter(pagetext.read(page))
     exprs = guard.scan_page(rel, body).expressions + widgets.declared(body)
 
-    def runs_here(f) -> bool:
-        m = re.search(r'\bsession="?(\w+)"?', f.info)
-        return (f.executed and f.lang in ("python", "pycon") and "file=" not in f.info
-                and (m is None or m.group(1) == lesson.id))
+    planned, counted = [], {}
+    for f in scan.fences(body):
+        given = {m["key"]: m["quoted"] if m["quoted"] is not None else m["bare"] for m in OPTION.finditer(f.info)}
+        named = given.get("session", "")
+        if not f.executed or f.lang not in ("python", "pycon") or "file=" in f.info or named not in ("", lesson.id):
+            continue
+        n = counted[named] = counted.get(named, 0) + 1  # as coursekit.extensions.fence._context counts
+        width = int(given["width"]) if given.get("width", "").isdigit() else 0
+        context = blocks.Context.of(rel, True, named, n, given.get("id", ""), given.get("title", ""),
+                                    given.get("workdir", ""), width)
+        planned.append(engine.PlannedBlock(fence.runnable(f.lang, "\n".join(f.lines)), f"{rel}:{fm_lines + f.start}", context))
+    return engine.PagePlan(rel, exprs, planned)
 
-    blocks = [(fence.runnable(f.lang, "\n".join(f.lines)), f"{rel}:{fm_lines + f.start}")
-              for f in scan.fences(body) if runs_here(f)]
-    return engine.PagePlan(rel, exprs, blocks)
+
+OPTION = re.compile(r'(?<![\w-])(?P<key>session|id|title|workdir|width)=(?:"(?P<quoted>[^"]*)"|(?P<bare>[^\s"]+))')
 
 @dataclass
 class PageState:
@@ -77,8 +84,9 @@ class PageState:
     owns_build: bool
     problems: list[guard.Problem] = field(default_factory=list)
     bound: list[guard.Bound] = field(default_factory=list)
-    chain: str = ""
-    broken: bool = False  # a block failed: later blocks of the page are not run (one cause, one error)
+    chains: dict[str, str] = field(default_factory=dict)  # a namespace of its blocks -> the chain of those run in it
+    counted: dict[str, int] = field(default_factory=dict)  # a session= name ("": none) -> its blocks so far (markdown-exec's n)
+    broken: bool = False  # the lesson's code or a block failed: checks that read what ran (bindings, the reviewed record) wait
     shown: list[shown.Shown] = field(default_factory=list)  # what code put on the page (coursekit.core.shown)
     widget_values: dict = field(default_factory=dict)  # widget expressions, evaluated before the blocks (coursekit.core.widgets)
     hint: Callable | None = None  # adds a proposal to each unbound number's message (coursekit.core.proposer.hint)

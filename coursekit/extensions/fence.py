@@ -9,8 +9,11 @@ files that ran, with what those sections printed in that same run, instead of ru
     ```
 
 `file` takes one or more `path:section` (or a whole `path`), separated by spaces. A block on a page
-of no lesson runs the same way, in a worker of its own (engine.SITE) with nothing run before it; a
-block whose session= option names another lesson is refused at its line.
+of no lesson runs the same way, in a worker of its own (engine.SITE) with nothing run before it, and
+as markdown-exec runs it: in a namespace of its own, or in its `session=`'s (any name). On a lesson
+page every block runs in the lesson's namespace; one whose session= names another is refused at its
+line. A failing block is reported at its line (its id or title named) and the page's later blocks
+still run.
 
 A ```pycon block runs as markdown-exec runs it: only its `>>> `/`... ` lines, without the prompt
 (each other line sent as an empty one, so a failure names its line of the page). A ```md block's
@@ -35,7 +38,7 @@ import markdown_exec
 from markdown_exec import base_format
 from markupsafe import Markup
 
-from coursekit.core import digests, engine, guard, pagetext, printed, shown, widgets
+from coursekit.core import blocks, digests, engine, guard, pagetext, printed, shown, widgets
 
 LANGUAGES = ("python", "pycon", "md")  # the fences mkdocs.yml registers here (tests/test_fences.py holds it)
 OURS = ("src", "file")
@@ -46,6 +49,9 @@ log = logging.getLogger("coursekit")
 # and its `source`/`result` (pinned with markdown-exec 1.12.6: tests/test_contracts.py).
 
 
+NUMBERS = {"width": "终端的列数，如 width=\"80\"", "returncode": "期望的退出码，如 returncode=\"1\""}
+
+
 def validator(language, inputs, options, attrs, md) -> bool:
     ours = {k: inputs.pop(k) for k in OURS if k in inputs}
     if ours.get("file"):
@@ -54,6 +60,11 @@ def validator(language, inputs, options, attrs, md) -> bool:
         inputs.pop("exec", None)
         _auto_notice(language)
         return False
+    bad = next((k for k in NUMBERS if not re.fullmatch(r"-?\d+", inputs.get(k, "0").strip())), None)
+    if bad and markdown_exec.validator(language, {"exec": inputs.get("exec", "no")}, {}, attrs, md):
+        # markdown-exec's int() would raise, and superfences show the block as plain code: refused instead
+        options.update(ours, invalid=f"{bad}=\"{inputs[bad]}\" 不是整数：写{NUMBERS[bad]}")
+        return True
     ok = markdown_exec.validator(language, inputs, options, attrs, md)
     options.get("extra", {}).pop("exec", None)  # left there when MARKDOWN_EXEC_AUTO names the language: the
     # source it shows would run again, and each traceback (the loop that reached 22 GB)
@@ -93,8 +104,10 @@ def formatter(source, language, css_class, options, md, **kwargs):
 def _format(state, source, language, css_class, options, md, **kwargs):
     ours = {k: options.pop(k, "") for k in OURS}
     where = ours["src"] or f"{state.path}:1"
+    if options.get("invalid"):
+        return _failed(state, where, {"type": "", "message": options["invalid"], "where": None}, "代码块没有运行")
     named = options.get("session", "")
-    if named and named != (state.lesson_id or ""):
+    if named and state.lesson_id and named != state.lesson_id:
         return _failed(state, where, {"type": "", "message": _elsewhere(named, state.lesson_id), "where": None},
                        "代码块没有运行")
     if ours["file"]:
@@ -127,12 +140,17 @@ def _pycon_source(code: str) -> tuple[str, str]:
 
 def _run_block(state, where: str, source: str, language: str, md, options):
     lesson_id = state.lesson_id or engine.SITE  # a page of no lesson: a worker with nothing run before
+    label = options.get("id") or options.get("extra", {}).get("title", "")
+    headline = f"代码块「{label}」" if label else "代码块"
+    try:
+        context = _context(state, options)
+    except ValueError as err:  # an option the kit can't honour: refused at the block, saying what to write
+        return _failed(state, where, {"type": "", "message": str(err), "where": None}, f"{headline}没有运行")
+    space = context.space
 
     def run(code: str, **_) -> str:
         # A failure is reported once, by the page's problems; the block shows it instead of output
-        # (raising would have markdown-exec log the whole block again, for this and every later block).
-        if state.broken:
-            return ""
+        # (raising would have markdown-exec log the whole block again), and the page's later blocks run.
         try:
             typed = printed.fixed_numbers(where, code)
         except SyntaxError:
@@ -140,14 +158,17 @@ def _run_block(state, where: str, source: str, language: str, md, options):
         if typed:
             path, _, line = where.rpartition(":")
             return _failed(state, where, {"type": "", "message": printed.describe(printed.by_line(typed)[0]),
-                                          "where": (path, int(line) + typed[0].line)}, "代码块没有运行", "drift")
-        previous, state.chain = state.chain, digests.chain(state.chain, code)
+                                          "where": (path, int(line) + typed[0].line)}, f"{headline}没有运行", "drift")
+        previous = state.chains.get(space, "")
+        state.chains[space] = digests.chain(previous, code)
         try:
-            answer = state.build.execute(lesson_id, state.path, previous, code, where)
+            answer = state.build.execute(lesson_id, state.path, previous, code, where, context=context)
         except engine.LessonError as err:
+            if err is state.build.run(lesson_id).error:  # the lesson's code failed: the page names it once
+                return "本讲的代码运行失败，这个代码块没有运行（见本页报告的错误）"
             answer = {"error": {"type": "", "message": str(err), "where": err.where}}
         if "error" in answer:
-            return _failed(state, where, answer["error"])
+            return _failed(state, where, answer["error"], f"{headline}执行出错")
         widgets.check(state, where, answer)  # the widgets it embedded, what it changed in place
         return answer["output"]
 
@@ -161,6 +182,20 @@ def _run_block(state, where: str, source: str, language: str, md, options):
     html = base_format(language=language, run=shown_run, code=source, md=md, transform_source=transform, **options)
     _record(state, where, shown.EXECUTED, runnable(language, source), "".join(printed_out))
     return _unsearched(html)
+
+
+def _context(state, options) -> blocks.Context:
+    """The namespace, module name, working directory and width a block runs with, as markdown-exec's
+    options say (its `workdir` and `width` taken out: markdown-exec would set them in this process).
+    A lesson page's blocks share the lesson's namespace; on a page of no lesson a block without
+    `session` has its own, blocks of one `session=` name share one."""
+    named = options.get("session", "")
+    n = state.counted[named] = state.counted.get(named, 0) + 1
+    workdir, width = options.pop("workdir", None) or "", options.pop("width", 0) or 0
+    if workdir and not blocks.inside(state.root, workdir):
+        raise ValueError(f"workdir=\"{workdir}\" 不是仓库里的文件夹：写相对于仓库根目录的文件夹，如 workdir=\"docs\"")
+    return blocks.Context.of(state.path, bool(state.lesson_id), named, n, options.get("id", ""),
+                             options.get("extra", {}).get("title", ""), workdir, width)
 
 
 def _record(state, where: str, block: str, code: str, output: str) -> None:
@@ -180,9 +215,8 @@ def _unsearched(html: str) -> str:
     return Markup(re.sub(r"<(div|figure|table)(?=[\s>])", r"<\1 data-search-exclude", html))
 
 
-def _elsewhere(named: str, own: str | None) -> str:
-    page = f"这一页属于 {own}" if own else "这一页不属于哪一讲"
-    return (f"它写了 session=\"{named}\"，可{page}：页面上的代码块都在本页的那一讲里运行"
+def _elsewhere(named: str, own: str) -> str:
+    return (f"它写了 session=\"{named}\"，可这一页属于 {own}：页面上的代码块都在本页的那一讲里运行"
             "（页面开头的 front matter 写 session: lNN 指定），删掉这个选项，或把代码块移到那一讲的页面上")
 
 
