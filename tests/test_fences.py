@@ -29,7 +29,7 @@ class Printing(StandIn):
         super().__init__(failing)
         self.answers, self.codes = answers, []
 
-    def execute(self, lesson_id, page, chain, code, where):
+    def execute(self, lesson_id, page, chain, code, where, context=None):
         self.codes.append(code)
         answer = super().execute(lesson_id, page, chain, code, where)
         word = code.strip().split("(")[0]
@@ -161,7 +161,7 @@ def test_under_markdown_exec_auto_the_build_ends_runs_no_plain_block_and_a_neste
 class InProcess(StandIn):
     """A worker that runs each block here, as plain markdown-exec does (only for comparing renderings)."""
 
-    def execute(self, lesson_id, page, chain, code, where):
+    def execute(self, lesson_id, page, chain, code, where, context=None):
         import io
         from contextlib import redirect_stdout
 
