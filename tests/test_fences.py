@@ -16,7 +16,7 @@ import pytest
 from coursekit.core import engine
 from scripts.drive import copy_repo
 from coursekit.extensions import checks, fence
-from tests.harness import site_config
+from tests.harness import ROOT, site_config
 from tests.test_extension import StandIn, convert, site  # noqa: F401 - the fixture
 
 PAGE = "docs/lessons/99-t.md"
@@ -39,7 +39,29 @@ class Printing(StandIn):
 def test_the_site_registers_each_fence_the_kit_runs_with_the_kits_validator_and_formatter():
     [superfences] = [e for e in site_config()["markdown_extensions"] if isinstance(e, dict) and "pymdownx.superfences" in e]
     fences = superfences["pymdownx.superfences"]["custom_fences"]
-    assert [f["name"] for f in fences] == list(fence.LANGUAGES) == ["python", "pycon", "md"]
+    assert [f["name"] for f in fences] == list(fence.LANGUAGES)
+    assert sorted(fence.LANGUAGES) == sorted(markdown_exec.formatters)  # every fence markdown-exec knows
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")  # the loader above reads tags as nothing
+    assert "validator: &validate !!python/name:coursekit.extensions.fence.validator" in config
+    assert "format: &format !!python/name:coursekit.extensions.fence.formatter" in config
+    assert all(f"{{name: {n}, class: {n}, validator: *validate, format: *format}}" in config for n in fence.LANGUAGES[1:])
+
+
+@pytest.mark.parametrize("block", ['```pyodide\nprint("你好")\n```', '```pyodide exec="1"\nprint("你好")\n```'])
+def test_a_pyodide_block_is_refused_at_its_line_with_or_without_exec(site, block):
+    """markdown-exec renders it without exec=, as an editor that loads Python from another host."""
+    with pytest.raises(checks.PageProblems):
+        convert(site, "99-t.md", f"正文。\n\n{block}\n")
+    [problem] = engine.current.problems[PAGE]
+    assert problem.line == 3 and "Pyodide" in problem.message and "笔记本" in problem.message
+    assert engine.current.build.executed == []
+
+
+def test_the_py_and_markdown_aliases_run_as_python_and_md_do(site):
+    engine.current.build = Printing({"print": "打印了\n"})
+    html = convert(site, "99-t.md", '正文。\n\n````markdown exec="1"\n```py exec="1"\nprint(x)\n```\n````\n')
+    assert "打印了" in html and "src=" not in html and "```" not in html
+    assert engine.current.build.executed == [f"{PAGE}:4"]
 
 
 def test_a_pycon_block_runs_its_prompt_lines_in_the_worker_and_shows_them_with_what_they_printed(site):
@@ -179,6 +201,9 @@ EXAMPLES = {
                 'print(f"- Python：**{platform.python_version()}**")\n```\n````\n',
     "pycon": '````md exec="1" source="tabbed-left" tabs="Markdown|Rendered"\n```pycon exec="1" source="console"\n'
              '>>> name = "Baron"\n>>> print(name)\nBaron\n>>> age = "???"\n>>> print(age)\n???\n```\n````\n',
+    "tree": '````md exec="1" source="tabbed-left" tabs="Markdown|Rendered"\n```tree\nroot1\n    file1\n    dir1/\n'
+            '        file\n    file2\n```\n````\n',
+    "py and markdown": '````markdown exec="1"\n```py exec="1" source="above"\nprint("**粗体**")\n```\n````\n',
     "printed": '```python exec="1"\nprint("```python exec=\\"1\\"")\nprint("print(\\"## 生成的标题\\")")\nprint("```")\n```\n',
 }
 
@@ -204,4 +229,4 @@ def test_markdown_execs_examples_show_the_same_text_as_under_plain_markdown_exec
     (site / "docs/p.md").write_text(EXAMPLES[name], encoding="utf-8")
     ours, theirs = md(True), md(False)
     assert text(ours.convert(EXAMPLES[name])) == text(theirs.convert(EXAMPLES[name]))
-    assert engine.current.build.executed and [t["name"] for t in ours.toc_tokens] == [t["name"] for t in theirs.toc_tokens]
+    assert (engine.current.build.executed or name == "tree") and [t["name"] for t in ours.toc_tokens] == [t["name"] for t in theirs.toc_tokens]

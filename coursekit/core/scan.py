@@ -12,11 +12,11 @@ FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$
 # Fenced blocks in a programming or data language hold code: a reader sees their comments as text
 # (and, below, a shown block's docstrings). Any other language (text, output, log, none, …) is
 # displayed text: checked like prose.
-CODE_LANGS = {"python", "py", "python3", "bash", "sh", "shell", "zsh", "js", "javascript", "ts", "typescript",
+CODE_LANGS = {"python", "py", "python3", "pyodide", "bash", "sh", "shell", "zsh", "js", "javascript", "ts", "typescript",
               "html", "css", "yaml", "yml", "toml", "json", "jsonc", "markdown", "md", "diff", "ini", "cfg",
               "c", "cpp", "rust", "go", "java", "sql", "make", "makefile", "dockerfile", "jinja", "xml",
               "powershell", "ps1", "bat", "r", "julia", "tex", "latex", "mermaid", "svg", "graphql"}
-HASH_COMMENTS = {"python", "py", "python3", "bash", "sh", "shell", "zsh", "yaml", "yml", "toml", "ini", "cfg",
+HASH_COMMENTS = {"python", "py", "python3", "pyodide", "bash", "sh", "shell", "zsh", "yaml", "yml", "toml", "ini", "cfg",
                  "make", "makefile", "dockerfile", "r", "julia", "powershell", "ps1"}
 SLASH_COMMENTS = {"js", "javascript", "ts", "typescript", "jsonc", "c", "cpp", "rust", "go", "java"}
 # Transcripts: the prompt lines are code, the lines after them are what the program printed.

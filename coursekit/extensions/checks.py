@@ -63,7 +63,7 @@ def plan(root: Path, lesson: engine.Lesson) -> engine.PagePlan | None:
     for f in scan.fences(body):
         given = {m["key"]: m["quoted"] if m["quoted"] is not None else m["bare"] for m in OPTION.finditer(f.info)}
         named = given.get("session", "")
-        if not f.executed or f.lang not in ("python", "pycon") or "file=" in f.info or named not in ("", lesson.id):
+        if not f.executed or fence.role(f.lang) not in ("python", "pycon") or "file=" in f.info or named not in ("", lesson.id):
             continue
         n = counted[named] = counted.get(named, 0) + 1  # as coursekit.extensions.fence._context counts
         width = int(given["width"]) if given.get("width", "").isdigit() else 0
@@ -416,22 +416,18 @@ def _tag_blocks(state: PageState, text: str, path: str, first: int) -> str:
     site does not run is refused at its line (superfences would show its first line as text)."""
     lines = text.split("\n")
     for f in scan.fences(text):
-        if not f.executed or "src=" in f.info:
+        refused = fence.refusal(f.lang, f.executed)
+        if refused:
+            state.problems.append(guard.Problem(path, first + f.start - 1, refused, kind="code"))
             continue
-        if f.lang not in fence.LANGUAGES:
-            state.problems.append(guard.Problem(path, first + f.start - 1, _not_run(f.lang), kind="code"))
+        if not f.executed or "src=" in f.info or fence.role(f.lang) == "tree":
             continue
         lines[f.start - 1] += f' src="{path}:{first + f.start - 1}"'
-        if f.lang == "md":  # its blocks are at their own lines of the page
+        if fence.role(f.lang) == "md":  # its blocks are at their own lines of the page
             inner = _tag_blocks(state, "\n".join(f.lines), path, first + f.start).split("\n")
             lines[f.start : f.end - 1] = [line[: len(line) - len(body)] + tagged for line, body, tagged
                                           in zip(lines[f.start : f.end - 1], f.lines, inner)]
     return "\n".join(lines)
-
-
-def _not_run(lang: str) -> str:
-    return (f"本站不运行 {lang or '没写语言的'} 代码块（exec=）：能运行的是 {'、'.join(fence.LANGUAGES)} 代码块；"
-            "要显示命令和它的输出，去掉 exec= 并把输出写成 text 代码块")
 
 
 # The kit's tag on a block's first line (_tag_blocks), as text or escaped in an attribute

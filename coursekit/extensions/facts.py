@@ -5,9 +5,9 @@ A page that belongs to a lesson (front matter `session: l10`) binds to that less
 from coursekit.example import EXAMPLE_EDITS
 from coursekit.extensions.crossref import MAX_SUMMARY
 from coursekit.core.engine import OUTPUT_LIMIT, TIME_LIMIT
-from coursekit.extensions.fence import LANGUAGES
+from coursekit.extensions.fence import RUN
 
-__all__ = ["EXAMPLE_EDITS", "LANGUAGES", "MAX_SUMMARY", "OUTPUT_LIMIT", "TIME_LIMIT"]
+__all__ = ["EXAMPLE_EDITS", "MAX_SUMMARY", "OUTPUT_LIMIT", "RUN", "TIME_LIMIT"]
 
 
 def evaluate(exprs: list[str]) -> list[dict]:

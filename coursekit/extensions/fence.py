@@ -40,7 +40,33 @@ from markupsafe import Markup
 
 from coursekit.core import blocks, digests, engine, guard, pagetext, printed, shown, widgets
 
-LANGUAGES = ("python", "pycon", "md")  # the fences mkdocs.yml registers here (tests/test_fences.py holds it)
+# Each fence markdown-exec registers, and what this site makes of it (mkdocs.yml registers every one
+# with this validator and formatter; tests/test_fences.py holds the two lists equal).
+ROLES = {"python": "python", "py": "python", "pycon": "pycon", "md": "md", "markdown": "md",
+         "tree": "tree",  # markdown-exec draws it here: it runs no code
+         "bash": "refused", "sh": "refused", "console": "refused", "pyodide": "refused"}
+LANGUAGES = tuple(ROLES)
+RUN = tuple(lang for lang, role in ROLES.items() if role in ("python", "pycon", "md"))
+REFUSED = {  # why, and what to write instead (checks.py refuses these at their line)
+    "shell": "本站的代码块只在 Python 工作进程里运行，不运行命令行；要显示命令和它的输出，去掉 exec= 并把输出写成 text 代码块",
+    "pyodide": ("本站不放 Pyodide 编辑器：它在读者打开页面时从别的网站下载 Python，很多读者那里打不开；"
+                "要读者自己改着运行，指向这一讲的笔记本；只显示代码，写成 python 代码块"),
+}
+
+
+def role(language: str) -> str:
+    return ROLES.get(language, "")
+
+
+def refusal(language: str, executed: bool) -> str | None:
+    """Why a block of this language is not run or drawn here, or None: pyodide always (markdown-exec
+    renders it without exec=), another language when it says exec."""
+    if language == "pyodide":
+        return REFUSED["pyodide"]
+    if executed and role(language) not in ("python", "pycon", "md"):
+        return (f"本站不运行 {language or '没写语言的'} 代码块（exec=）：能运行的是 {'、'.join(RUN)} 代码块；"
+                + REFUSED["shell"].partition("；")[2])
+    return None
 OURS = ("src", "file")
 TAG = re.compile(r' src="[^"]*:\d+"')  # what coursekit.extensions.checks adds to an executed block's first line
 _OUTER: contextvars.ContextVar = contextvars.ContextVar("coursekit_outer", default=None)  # (page state, where)
@@ -56,6 +82,10 @@ def validator(language, inputs, options, attrs, md) -> bool:
     ours = {k: inputs.pop(k) for k in OURS if k in inputs}
     if ours.get("file"):
         inputs.setdefault("exec", "1")
+    if role(language) == "refused":  # shown as plain code; checks.py refuses it at its line
+        return False
+    if role(language) == "tree":  # drawn as markdown-exec draws it, with no exec
+        return markdown_exec.validator(language, inputs, options, attrs, md)
     if not _truthy(inputs.get("exec", "")):  # markdown-exec would also run it if MARKDOWN_EXEC_AUTO names it
         inputs.pop("exec", None)
         _auto_notice(language)
@@ -91,7 +121,7 @@ def formatter(source, language, css_class, options, md, **kwargs):
     state, outer = getattr(md, "coursekit", None), None
     if state is None and _OUTER.get() is not None:  # a block in what a block of the page printed
         state, outer = _OUTER.get()
-    if state is None:  # Markdown converted without the course's extension: not a page of the site
+    if state is None or role(language) == "tree":  # not a page of the site, or a tree drawn
         return markdown_exec.formatter(source, language, css_class, options, md, **kwargs)
     where = options.get("src") or outer or f"{state.path}:1"  # before _format takes it out of the options
     options["src"] = where
@@ -116,7 +146,7 @@ def _format(state, source, language, css_class, options, md, **kwargs):
         return _unsearched(_listing(state, ours["file"], where, md, options))
     token = _OUTER.set((state, where))  # blocks in its output run in the page's worker too
     try:
-        if language == "md":  # the text, as Markdown; what it shows as its source leaves out the tags
+        if role(language) == "md":  # the text, as Markdown; what it shows as its source leaves out the tags
             return _unsearched(base_format(language="md", run=lambda code, **_: code, code=source, md=md,
                                            transform_source=lambda code: (code, TAG.sub("", code)), **options))
         return _run_block(state, where, source, language, md, options)
@@ -128,7 +158,7 @@ def runnable(language: str, source: str) -> str:
     """The code a python or pycon block runs: a pycon block's `>>> `/`... ` lines without their prompt,
     as markdown-exec's pycon formatter takes them, every other line left empty (its lines stay the
     page's lines)."""
-    if language != "pycon":
+    if role(language) != "pycon":
         return source
     return "\n".join(s[4:] if s.startswith((">>> ", "... ")) else "" for s in source.split("\n"))
 
@@ -178,7 +208,7 @@ def _run_block(state, where: str, source: str, language: str, md, options):
         printed_out.append(run(code, **kw))
         return printed_out[-1]
 
-    transform = _pycon_source if language == "pycon" else None
+    transform = _pycon_source if role(language) == "pycon" else None
     html = base_format(language=language, run=shown_run, code=source, md=md, transform_source=transform, **options)
     _record(state, where, shown.EXECUTED, runnable(language, source), "".join(printed_out))
     return _unsearched(html)
