@@ -169,10 +169,21 @@ def offer(p: Proposal, text: str) -> str:
         run = run if len(run) <= 24 and "\n" not in run else f"…{p.tokens[-1].text}"
         where = f"（写在 {run} 后面，绑定这 {len(p.tokens)} 个数）" if len(p.tokens) > 1 else ""
         return f"；写 {{={p.exprs[0]}}} 绑定？{where}"
-    why = {"tie": "并列：几个量今天碰巧同值，说的可能是其中一个，也可能都不是", "far": "这样的数很常见，可能只是巧合", "unnamed": "代码里没有叫这个东西的量，候选只是大小碰巧相同：说的就是它就照写，不是就写 {示意}",
-           "cell": "只有表里的一格碰巧同值，正文没说是哪一格（写上 位置 0、坐标 1 这样的标号，或直接绑定）",
-           "alike": "正文说这几格一样；是不是同一个量，要改一改本讲的输入才知道：--bind 会改了再看"}
-    return "；候选：" + "、".join(f"{{={e}}}" for e in p.exprs) + f"（{why.get(p.why_not, p.why_not)}）"
+    return "；候选：" + "、".join(f"{{={e}}}" for e in p.exprs) + f"（{NOT_SURE[p.why_not]}{WHAT_TO_DO.get(p.why_not, '')}）"
+
+
+# Why a proposal is not sure: the build's hint (offer) and --bind's decisions (bind_sure) say the same.
+NOT_SURE = {
+    "tie": "并列：几个量今天碰巧同值，说的可能是其中一个，也可能都不是",
+    "far": "这样的数很常见，可能只是巧合（它不在这一段或附近的代码里）",
+    "unnamed": "代码里没有叫这个东西的量，候选只是大小碰巧相同",
+    "cell": "只有表里的一格碰巧同值，正文没说是哪一格",
+    "alike": "正文说这几格一样；是不是同一个量，要改一改本讲的输入才知道：--bind 会改了再看",
+}
+WHAT_TO_DO = {  # the hint's advice after the reason
+    "unnamed": "：说的就是它就照写，不是就写 {示意}",
+    "cell": "（写上 位置 0、坐标 1 这样的标号，或直接绑定）",
+}
 
 
 def hint(build: engine.Build, root: Path, lesson_id: str, found: guard.Scan) -> None:
@@ -250,17 +261,8 @@ def bind_sure(text: str, offset: int, found: guard.Scan, chosen: list[Proposal])
     reader sees (an annotation inside inline code, a title, an attribute) is not written."""
     decisions, shown = [], guard.scan_page("", text[offset:]).stripped()
     for p in sorted(chosen, key=lambda p: -p.tokens[-1].end):
-        if p.why_not == "tie":
-            decisions.append((p, "不写：候选并列，" + "、".join(f"{{={e}}}" for e in p.exprs[:2]) + " 排名相同"))
-            continue
-        if p.why_not == "far":
-            decisions.append((p, f"不写：这样的数很常见，{{={p.exprs[0]}}} 也许是巧合（它不在这一段或附近的代码里）"))
-            continue
-        if p.why_not == "cell":
-            decisions.append((p, f"不写：只有表里的一格 {{={p.exprs[0]}}} 碰巧同值，正文没说是哪一格"))
-            continue
-        if p.why_not == "unnamed":
-            decisions.append((p, f"不写：这里数的东西在代码里没有同名的量，{{={p.exprs[0]}}} 只是碰巧相等"))
+        if p.why_not in NOT_SURE and p.why_not not in WRITTEN:
+            decisions.append((p, "不写：" + NOT_SURE[p.why_not] + "：" + "、".join(f"{{={e}}}" for e in p.exprs[:2])))
             continue
         if p.why_not not in WRITTEN:
             raise ValueError(f"不认识的判断：{p.why_not}")
