@@ -24,12 +24,13 @@ def headline(problems: list[Problem]) -> str:
     return HEADLINES.get(tuple(sorted(counts)), NEUTRAL).format(n=len(problems), **counts)
 
 
-def banner(path: str, problems: list[Problem]) -> str:
+def banner(path: str, problems: list[Problem], action: str = "") -> str:
+    """The box; `action`: HTML an adapter adds below the problems (serve's confirm button)."""
     items = "".join(f"<li><code>{html.escape(p.format())}</code></li>" for p in problems)
     return (
         '<div class="admonition danger drift-report" role="alert">'
         f'<p class="admonition-title">{html.escape(headline(problems))}</p>'
-        f"<ul>{items}</ul></div>"
+        f"<ul>{items}</ul>{action}</div>"
     )
 
 
