@@ -5,7 +5,7 @@
   page's text as a reader gets it, BOM and line ends aside), bindings proposed for unbound numbers (queries:
   what the text asks; candidates: the search, in the lesson's worker; proposer), the lessons' runs
   (runner: how a lesson's files run; engine: scheduling, workers, evaluation; worker: the process; reads: what a run
-  read and what it may not; blocks: page blocks; variations)
+  read and what it may not; blocks: page blocks; names: one value per name of a lesson's namespace; variations)
   and their sealed cache (store; digests, stamps: what it is keyed by; syntax: the one door to ast.parse), what pages show (shown,
   pasted, manifest, widgets, notebook, report, footer). It imports no builder and no Markdown library.
 - `coursekit.extensions`: the Python-Markdown extensions over the core (checks, fence, crossref,
@@ -13,7 +13,8 @@
   facts) and the reviewer's (changes). Any builder that runs Python-Markdown extensions runs
   these; they import no builder.
 - `coursekit.mkdocs_adapter`: what only MkDocs (with Material and mkdocs-jupyter) gets: hooks,
-  the incremental serve (incremental; watcher: edits seen by content; restart: a glossary or kit edit restarts it), the page cache (pagecache), search (search_index; segmenter:
+  the incremental serve (incremental; watcher: edits seen by content; restart: a glossary or kit edit restarts it;
+  confirm: what confirm_shown.py runs, and serve's box button that runs it), the page cache (pagecache), search (search_index; segmenter:
   jieba), notebook pages (notebook_page), lazy_imports, the template cache and a faster poll
   (speed). The only layer that imports `mkdocs`, `material` or `mkdocs_jupyter`, and the only one
   that touches their private APIs (each labelled where it sits, pinned by tests/test_contracts.py).

@@ -122,6 +122,8 @@ CHECKS = [
 ]
 # the import a listing needs moved just above its shown section: the run is green, a reader's paste is not
 PASTED = ("# --8<-- [start:listing]\nimport torch\n\n", "import torch\n\n# --8<-- [start:listing]\n")
+# one name, two values, in two experiment files (outside their listings: what the page shows is as confirmed)
+NAMES = (("first", "n_heads = 2"), ("second", "n_heads = 4"))
 
 
 def insert_at_the_top(lesson, name: str, code: str) -> int:
@@ -169,8 +171,8 @@ def broken(tmp_path_factory) -> Broken:
 
     tmp = tmp_path_factory.mktemp("broken")
     repo = copy_repo(tmp / "repo", with_cache=True)
-    faults = [(where, code) for where, code, _, _ in FAULTS] + [check for check, _ in CHECKS] + [PASTED]
-    messages = dict(zip(faults, [m for *_, m, _ in FAULTS] + [m for _, m in CHECKS] + ["按页面顺序粘贴运行会出错"]))
+    faults = [(where, code) for where, code, _, _ in FAULTS] + [check for check, _ in CHECKS] + [PASTED, NAMES]
+    messages = dict(zip(faults, [m for *_, m, _ in FAULTS] + [m for _, m in CHECKS] + ["按页面顺序粘贴运行会出错", "值不同"]))
     lessons = {fault: make_lesson(repo, number, f"fault-{number}", f"草稿：第 {number} 讲出错的样子")
                for fault, number in zip(faults, free_numbers(repo, len(faults)))}
     confirm(*lessons.values())
@@ -183,6 +185,9 @@ def broken(tmp_path_factory) -> Broken:
         lesson = lessons[check]
         expected[check] = edit(repo, lesson.file("second"), 'assert b.sum() == 14, "加倍后的和应是 14"', check)
     expected[PASTED] = edit(repo, lessons[PASTED].file("first"), *PASTED)  # the import's line
+    for name, line in NAMES:
+        path = repo / lessons[NAMES].file(name)
+        path.write_text(path.read_text(encoding="utf-8") + line + "\n", encoding="utf-8")
     return Broken(mkdocs_build(repo, tmp / "site"), lessons, expected, messages)
 
 
@@ -219,6 +224,18 @@ def test_a_listing_that_cannot_run_pasted_in_page_order_fails_the_build_at_its_l
                f"它由 {lesson.file('first')}:{broken.expected[PASTED]} 定义，那一行页面上没有展示；"
                "把那一行放进展示的段落，或在前面的代码块里展示它")
     assert len(said) == 1 and said[0].endswith(message), result.stderr
+
+
+def test_a_name_two_experiment_files_define_with_different_values_fails_the_build_at_both_lines(broken):
+    """One namespace per lesson (coursekit.core.names): n_heads is 2 in one file and 4 in the next;
+    `a`, which the second imports from the first, is one value and no problem."""
+    result, lesson = broken.result, broken.lessons[NAMES]
+    (one, first), (two, second) = [(f"{lesson.file(n)}:{lesson.line_of(code, lesson.file(n))}", code[-1]) for n, code in NAMES]
+    said = [x for x in broken.lines_saying("在本讲的两个实验文件里值不同") if lesson.folder in x]
+    assert result.returncode != 0
+    assert len(said) == 2, result.stderr
+    assert any(f"{one}: n_heads 在本讲的两个实验文件里值不同：这里是 {first}，{two}（{second}）；" in x for x in said), said
+    assert any(f"{two}: n_heads 在本讲的两个实验文件里值不同：这里是 {second}，{one}（{first}）；" in x for x in said), said
 
 
 # ---- Zensical -----------------------------------------------------------------------------------

@@ -258,6 +258,26 @@ def test_a_page_is_converted_again_when_any_file_it_includes_changes(tmp_path):
         before = key()
 
 
+def test_serve_rebuilds_a_lesson_page_when_its_reviewed_record_is_confirmed(tmp_path):
+    """confirm_shown.py rewrites lessons/lNN/reviewed.json and nothing else: serve's rebuild
+    (incremental.mark_stale, by this fingerprint) must convert the page again, or its box stays red."""
+    from coursekit.core import shown
+    from coursekit.mkdocs_adapter import incremental
+
+    page, other = tmp_path / "docs/lessons/97-x.md", tmp_path / "docs/index.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("# 草稿\n\n正文。\n", encoding="utf-8")
+    other.write_text("# 首页\n", encoding="utf-8")
+    record = shown.record_path(tmp_path, "docs/lessons/97-x.md")
+    record.parent.mkdir(parents=True)
+    record.write_text(shown.as_record("docs/lessons/97-x.md", []), encoding="utf-8")
+    key = lambda p: incremental.fingerprint(tmp_path, p, {}, lambda: "")  # noqa: E731
+    before, home = key(page), key(other)
+    record.write_text(shown.as_record("docs/lessons/97-x.md", [shown.Shown(3, shown.EXECUTED, "print(1)", "1\n")]),
+                      encoding="utf-8")
+    assert key(page) != before and key(other) == home  # only the page the record confirms
+
+
 @pytest.mark.build
 def test_confirming_a_page_that_did_not_change_says_so_from_a_warm_cache(course):
     """confirm_shown.py's build converts every lesson page (it records what each shows), cache or not."""

@@ -39,7 +39,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import ClassVar
 
-from coursekit.core import blocks, digests, reads, stamps, store, syntax
+from coursekit.core import blocks, digests, names, reads, stamps, store, syntax
 
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
@@ -48,7 +48,7 @@ SITE = "site"  # the lesson id of blocks on pages of no lesson: they run in a wo
 # Set to 1 (CI's tests do: tests/conftest.py built_site), each lesson that runs runs twice, each time
 # in a fresh worker, and a statement printing otherwise fails it; a run kept without it runs again.
 TWICE = "COURSEKIT_RUN_TWICE"
-FORMAT = 6  # bump when the cache layout, or what a recorded run has passed, changes
+FORMAT = 7  # bump when the cache layout, or what a recorded run has passed, changes
 
 
 class LessonError(Exception):
@@ -189,6 +189,7 @@ class Run:
     key: str
     files: list[FileResult]
     error: LessonError | None = None
+    clashes: list[names.Clash] = field(default_factory=list)  # names two of its files define with different values
     executed: bool = False  # this build ran it (False: from the cache)
     seconds: float = 0.0
 
@@ -384,7 +385,8 @@ class Build:
             if any(reads.current(self.root, dep, lesson) != h for dep, h in record["deps"].items()):
                 continue
             self.store.use(path)
-            return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]])
+            return Run(lesson, record["key"], [FileResult(**f) for f in record["files"]],
+                       clashes=[names.Clash.from_entry(c) for c in record["clashes"]])
         return None
 
     def _run(self, lesson_id: str) -> Run:
@@ -416,16 +418,24 @@ class Build:
             files.append(FileResult(name, title, answer["path"], [tuple(s) for s in answer["statements"]]))
             deps.update(answer["deps"])
             keyed.update(answer["reads"])  # its variables and day, as the worker read them
+        clashes: list[names.Clash] = []
+        if error is None and files:  # while the worker holds every file's names
+            answer = worker.ask(("apply", names.clashes, lesson.package), "比较各实验文件的名字")
+            if "error" in answer:
+                error = _lesson_error(answer["error"], "比较各实验文件的名字出错")
+            else:
+                clashes = [names.Clash.from_entry(c) for c in answer["value"]]
         if error is None and self.twice and files:
             error = self._repeat(lesson, files)
         dep_hashes = {rel: digests.file_hash(self.root, rel, lesson) for rel in sorted(deps)} | keyed
         key = digests.sha(json.dumps(self.versions, sort_keys=True), json.dumps(dep_hashes, sort_keys=True), str(FORMAT),
                           runner_digest(self.root))
-        run = Run(lesson, key, files, error, executed=True, seconds=time.perf_counter() - start)
+        run = Run(lesson, key, files, error, clashes, executed=True, seconds=time.perf_counter() - start)
         if error is None:
             self.store.record(lesson.package or SITE, key, {
                 "format": FORMAT, "versions": self.versions, "experiments": lesson.experiments, "runner": runner_digest(self.root),
-                "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files], "repeated": self.twice})
+                "deps": dep_hashes, "key": key, "files": [f.__dict__ for f in files], "repeated": self.twice,
+                "clashes": [c.entry() for c in clashes]})
             if worker is not None:
                 self._prepare_page(run, worker)
         if worker is not None:

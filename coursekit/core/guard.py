@@ -158,7 +158,8 @@ class Problem:
     line: int
     message: str
     text: str = ""  # written prose to highlight on the served page
-    kind: str = "drift"  # what happened: "drift" (numbers), "code" (code failed), "listing" (a shown listing changed)
+    kind: str = "drift"  # what happened: "drift" (numbers), "code" (code failed), "listing" (a shown listing changed),
+    # "name" (a name two experiment files define with different values: coursekit.core.names)
     at: int = -1  # of an unbound number: its offset in the scanned text (a proposal is added to it)
 
     def format(self) -> str:

@@ -12,6 +12,7 @@ HEADLINES = {
     ("code",): "代码运行失败：本页有 {code} 处代码出错",
     ("drift",): "数字漂移：本页有 {drift} 处数字与现算结果不符",
     ("code", "drift"): "代码运行失败，数字也漂移了：本页有 {code} 处代码出错、{drift} 处数字与现算结果不符",
+    ("name",): "名字重了：本讲的实验文件里有 {name} 处定义与另一个文件里的同名定义值不同",
     ("listing",): "展示的内容变了：本页有 {listing} 处代码或输出与确认过的记录不同，请核对正文",
 }
 NEUTRAL = "本页有 {n} 处问题"
@@ -24,12 +25,13 @@ def headline(problems: list[Problem]) -> str:
     return HEADLINES.get(tuple(sorted(counts)), NEUTRAL).format(n=len(problems), **counts)
 
 
-def banner(path: str, problems: list[Problem]) -> str:
+def banner(path: str, problems: list[Problem], action: str = "") -> str:
+    """The box; `action`: HTML an adapter adds below the problems (serve's confirm button)."""
     items = "".join(f"<li><code>{html.escape(p.format())}</code></li>" for p in problems)
     return (
         '<div class="admonition danger drift-report" role="alert">'
         f'<p class="admonition-title">{html.escape(headline(problems))}</p>'
-        f"<ul>{items}</ul></div>"
+        f"<ul>{items}</ul>{action}</div>"
     )
 
 

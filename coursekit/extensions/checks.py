@@ -25,7 +25,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from coursekit.core import CourseError, blocks, engine, footer, guard, manifest, pagetext, pasted, proposer, scan, shown, stamps, widgets
+from coursekit.core import CourseError, blocks, engine, footer, guard, manifest, names, pagetext, pasted, proposer, scan, shown, stamps, widgets
 from coursekit.extensions import facts, fence
 
 log = logging.getLogger("coursekit")
@@ -144,6 +144,7 @@ class GuardPreprocessor(Preprocessor):
             if lesson_id == engine.lesson_of(path) and not state.broken:  # the lesson's own page reports
                 try:  # its files' comments; a failed run is the one error
                     state.problems += build.comment_problems(lesson_id)
+                    state.problems += names.problems(build.run(lesson_id).clashes)  # one value per name
                 except engine.LessonError as err:
                     _lesson_failed(state, err, path, text, first)
         out = _check(state, path, text, first)

@@ -18,6 +18,7 @@ import logging
 import os
 import sys
 import types
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +31,7 @@ from mkdocs.structure.files import File  # noqa: E402
 
 from coursekit.core import CourseError, engine, footer, manifest, notebook, pagetext, report  # noqa: E402
 from coursekit.extensions import checks  # noqa: E402
-from coursekit.mkdocs_adapter import incremental, notebook_page, pagecache, restart, search_index, segmenter, speed, watcher  # noqa: E402
+from coursekit.mkdocs_adapter import confirm, incremental, notebook_page, pagecache, restart, search_index, segmenter, speed, watcher  # noqa: E402
 from coursekit.core.shown import CONFIRMING  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.coursekit")
@@ -52,6 +53,7 @@ def on_startup(command: str, dirty: bool) -> None:
     if _state["serving"]:
         speed.poll_sooner()
         watcher.watch_by_content()  # an edit that kept its time and size is seen
+        confirm.serve_confirming(ROOT)  # the box's button confirms what a page shows (never in a built site)
         _state["read_once"] = restart.digest(ROOT)  # the glossary and the kit: an edit restarts serve
 
 
@@ -200,7 +202,17 @@ def on_page_content(html: str, page, config, files) -> str:
     _state["page_problems"][shown] = len(problems)
     if not _state["serving"]:
         return html  # the build goes on to check the other pages, and fails in on_post_build
-    return report.banner(shown, problems) + report.highlight(html, problems)
+    return report.banner(shown, problems, _confirm_button(shown, page, config, problems)) + report.highlight(html, problems)
+
+
+def _confirm_button(shown: str, page, config, problems) -> str:
+    """Under serve, the box of a lesson page whose problems are all changes of what it shows (kind
+    "listing") confirms them with one click (coursekit/mkdocs_adapter/confirm.py); any other problem
+    would fail the confirming build, so it is fixed first."""
+    if engine.lesson_of(shown) is None or any(p.kind != "listing" for p in problems):
+        return ""
+    mount = urllib.parse.urlsplit(config["site_url"] or "/").path or "/"
+    return confirm.button(shown, mount.rstrip("/") + "/" + page.url)
 
 
 def on_post_build(config) -> None:

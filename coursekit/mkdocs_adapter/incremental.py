@@ -5,7 +5,8 @@ MkDocs rebuilds and re-renders every page on each save, so at 30 lessons a one-w
 the site's structure changed (mkdocs.yml, templates, build tooling, the set of pages), runs MkDocs'
 own dirty build: a page is rebuilt when its source is newer than its output, and also when its text
 or what it shows changed behind it, whatever the times say (coursekit.mkdocs_adapter.watcher sees
-such an edit): its lesson's run, a file it includes (`--8<--`, `file=`), or another
+such an edit): its lesson's run, a file it includes (`--8<--`, `file=`), a lesson page's reviewed
+record (`lessons/lNN/reviewed.json`, which `confirm_shown.py` rewrites: coursekit.core.shown), or another
 lesson's title or summary (the home page's table, lesson pages' links: coursekit.extensions.crossref). The search
 plugin then indexes only the rebuilt pages; `merge_search_index` puts every other page's entries
 back from the previous index. (Material's own dirty merge is not used: it drops the previous
@@ -35,7 +36,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from coursekit.extensions import crossref
-from coursekit.core import pagetext, stamps
+from coursekit.core import pagetext, shown, stamps
 
 FILES = re.compile(r"\bfile=([\"'])(.+?)\1")  # a listing's file="a.py:part b.py" (coursekit.extensions.fence)
 STRUCTURE = ("mkdocs.yml", "overrides", "coursekit", "templates")
@@ -151,12 +152,15 @@ def _references(path: Path) -> list[str]:
 def fingerprint(root: Path, page: Path, run_keys: dict[str, str], declarations) -> str:
     """What a page shows: its own text (MkDocs' dirty build compares times only, so an edit that
     put the page's time back would be missed), its lesson's run, the files it includes (and the
-    files those include) and, where it shows them, other lessons' titles and summaries
-    (`declarations()`, read when needed). Each file is read again only when its stamp says it may
+    files those include), a lesson page's reviewed record (its box says what differs from it) and,
+    where it shows them, other lessons' titles and summaries (`declarations()`, read when needed). Each file is read again only when its stamp says it may
     have changed (coursekit.core.stamps)."""
     lesson_id, shows, todo = _read.get(page, lambda p: _page(root, p), key=(str(root), str(page)))
     h = hashlib.sha256(stamps.digest(page).encode())
     h.update(run_keys.get(lesson_id, "").encode() if lesson_id else b"")
+    record = shown.record_path(root, page.as_posix())
+    if record is not None:  # what the page is compared with (coursekit.core.shown.compare)
+        h.update(b"reviewed\0" + stamps.digest(record).encode())
     if shows:  # other lessons' titles and summaries (links, table)
         h.update(declarations().encode())
     todo, seen = list(todo), set()
