@@ -85,9 +85,9 @@ def run(root: Path, wanted: list[str], into: Path, planner, time_scale: float = 
     into = Path(into)
     _empty(into)
     build = engine.Build(root, planner=planner, time_scale=time_scale)
-    ids = [_lesson_id(build, w) for w in wanted]
     ran = Ran()
     try:
+        ids = [_lesson_id(build, w) for w in wanted]
         build.prefetch(ids)
         runs = {s: build.run(s) for s in ids}
     finally:
