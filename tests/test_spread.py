@@ -51,12 +51,21 @@ def test_a_lesson_asking_for_an_attached_runner_gets_it_and_otherwise_cpu_with_l
     assert lesson.runner == "gpu"
     on_gpu = spread._job(lesson, {"gpu", "big"})
     assert on_gpu.runs_on == ("self-hosted", "gpu") and on_gpu.time_scale == 1 and not on_gpu.note
+    assert on_gpu.torch == spread.TORCH["gpu"] != spread.TORCH[""]
     on_cpu = spread._job(lesson, set())
-    assert on_cpu.runs_on == spread.RUNS_ON and on_cpu.time_scale == spread.SLOWER > 1
+    assert on_cpu.runs_on == spread.RUNS_ON and on_cpu.time_scale == spread.SLOWER > 1 and on_cpu.torch == "cpu"
     assert spread.TIMEOUT < on_cpu.timeout <= spread.MAX_TIMEOUT
     assert "gpu" in on_cpu.note and "COURSEKIT_RUNNERS" in on_cpu.note and f"{lesson.folder}/__init__.py" in on_cpu.note
     assert json.loads(json.dumps(on_cpu.matrix()))["runs_on"] == list(spread.RUNS_ON)
     assert spread._job(replace(lesson, runner=""), {"gpu"}).runs_on == spread.RUNS_ON
+
+
+def test_a_run_is_keyed_by_torch_s_version_without_its_build_tag():
+    """A GPU runner's CUDA build of torch (2.13.0+cu126) makes records the CPU build's site (2.13.0+cpu) uses."""
+    from importlib import metadata
+
+    assert engine.versions()["torch"] == metadata.version("torch").split("+")[0]
+    assert "+" not in "".join(engine.versions().values())
 
 
 def test_a_scaled_build_gives_each_lesson_longer_time_limits(tmp_path):

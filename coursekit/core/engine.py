@@ -134,10 +134,12 @@ def lesson_of(page: str) -> str | None:
 
 
 def versions() -> dict[str, str]:
+    """Python's version and those of AFFECTS_OUTPUT, without a local build tag (torch's +cpu, +cu126):
+    a run a GPU runner's CUDA build of torch made serves a build with its CPU build (coursekit.core.spread)."""
     found = {"python": platform.python_version()}
     for name in AFFECTS_OUTPUT:
         try:
-            found[name] = metadata.version(name)
+            found[name] = metadata.version(name).split("+")[0]
         except metadata.PackageNotFoundError:
             found[name] = "-"
     return found

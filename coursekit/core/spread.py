@@ -25,6 +25,8 @@ RUNS_ON = ("ubuntu-24.04",)  # GitHub's hosted runner, for every lesson that ask
 TIMEOUT = 30  # minutes a lesson's job may take on the runner it asks for
 SLOWER = 10  # a lesson whose runner is not attached runs on RUNS_ON, its time limits this many times longer
 MAX_TIMEOUT = 360  # minutes: GitHub's limit for a job on a hosted runner
+# The build of torch a job installs (its wheel index under the PyTorch index), by the runner label it runs on.
+TORCH = {"": "cpu", "gpu": "cu126"}
 # What a lesson's run leaves in the cache, as (folder, depth below it): its record runs/<lesson>/<key>,
 # its page's evaluations evals/<key> and blocks blocks/<key>-<kit>/<chain>.
 KEPT = {"runs": 2, "evals": 1, "blocks": 2}
@@ -42,11 +44,12 @@ class Job:
     runs_on: tuple[str, ...]
     timeout: int  # minutes
     time_scale: float  # its time limits, times this
+    torch: str = TORCH[""]  # the build of torch it installs (TORCH)
     note: str = ""  # why it runs elsewhere than it asks (shown as a warning in its job)
 
     def matrix(self) -> dict:
         return {"lesson": self.lesson, "runs_on": list(self.runs_on), "timeout": self.timeout,
-                "time_scale": self.time_scale, "note": self.note}
+                "time_scale": self.time_scale, "torch": self.torch, "note": self.note}
 
 
 def plan(root: Path, cache: Path, attached: set[str]) -> list[Job]:
@@ -64,8 +67,8 @@ def _job(lesson: engine.Lesson, attached: set[str]) -> Job:
     if not lesson.runner:
         return Job(lesson.id, RUNS_ON, TIMEOUT, 1.0)
     if lesson.runner in attached:
-        return Job(lesson.id, ("self-hosted", lesson.runner), TIMEOUT, 1.0)
-    return Job(lesson.id, RUNS_ON, min(TIMEOUT * SLOWER, MAX_TIMEOUT), float(SLOWER),
+        return Job(lesson.id, ("self-hosted", lesson.runner), TIMEOUT, 1.0, TORCH.get(lesson.runner, TORCH[""]))
+    return Job(lesson.id, RUNS_ON, min(TIMEOUT * SLOWER, MAX_TIMEOUT), float(SLOWER), note=
                f"第 {int(lesson.number)} 讲要 {lesson.runner} 运行器（{lesson.folder}/__init__.py 的 RUNNER），"
                f"CI 没有连上（仓库变量 COURSEKIT_RUNNERS 里没有 {lesson.runner}）：改在 {RUNS_ON[0]} 上运行，"
                f"时间上限放宽到 {SLOWER} 倍")
