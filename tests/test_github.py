@@ -707,6 +707,7 @@ def test_ci_runs_each_stale_lesson_in_a_job_of_its_own_and_the_site_merges_their
     commands, the matrix reads only what a plan's job holds, and the cache is read by prefix (this
     ref's newest, else main's) and written under the run's own key."""
     from coursekit.core import spread
+    from coursekit.core.engine import TWICE
 
     jobs = load(ROOT / ".github/workflows/ci.yml")["jobs"]
     plan, lesson, site = jobs["plan"], jobs["lesson"], jobs["site"]
@@ -732,6 +733,10 @@ def test_ci_runs_each_stale_lesson_in_a_job_of_its_own_and_the_site_merges_their
     (site_restore,) = uses(site, "actions/cache/restore")
     assert site_restore["with"]["key"] == "${{ needs.plan.outputs.cache-key }}"  # the entry the plan read
     assert "pipefail" in site["steps"][build]["run"]  # the build's status survives its tee
+    twice = lambda job: [s for s in job["steps"] if s.get("env", {}).get(TWICE) == "1"]  # noqa: E731
+    assert len(twice(plan)) == len(twice(lesson)) == 1 and not twice(site)  # repeated runs serve the tests too
+    (tests_restore,) = uses(jobs["test"], "actions/cache/restore")
+    assert tests_restore["with"] == restore["with"] and not uses(jobs["test"], "actions/cache/save")
 
 
 def test_a_fork_s_code_never_reaches_a_self_hosted_runner():
