@@ -11,6 +11,7 @@ merged into a third, which builds with no lesson run and writes a cold build's b
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -29,9 +30,9 @@ from tests.test_warm import EPOCH, differences
 LESSONS = course_lessons(ROOT)
 
 
-def command(tree: Path, *args: str) -> subprocess.CompletedProcess:
+def command(tree: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "coursekit", *args], cwd=tree, capture_output=True,
-                          text=True, timeout=600)
+                          text=True, timeout=600, env={**os.environ, **(env or {})})
 
 
 # ---- fast: the plan's jobs, a runner's label ---------------------------------------------------------
@@ -164,8 +165,8 @@ def lesson_ids(tree: Path) -> list[str]:
     return sorted(engine.find_lessons(tree))
 
 
-def plan(tree: Path) -> list[str]:
-    result = command(tree, "plan")
+def plan(tree: Path, env: dict | None = None) -> list[str]:
+    result = command(tree, "plan", env=env)
     assert result.returncode == 0, result.stderr
     return [job["lesson"] for job in json.loads(result.stdout)["include"]]
 
@@ -192,6 +193,21 @@ def test_lessons_run_in_two_trees_and_merged_into_a_third_run_nothing_there(tree
     assert plan(three) == [c]  # one lesson's code: that lesson
     (three / "tinylm/extra.py").write_text("TWO = 3\n", encoding="utf-8")
     assert plan(three) == [a, b, c]  # what A and B import, and C as before
+
+
+@pytest.mark.engine
+def test_a_plan_asking_for_repeated_runs_lists_the_lessons_whose_runs_were_not(trees, tmp_path):
+    """CI's plan and lesson jobs run under engine.TWICE: main's cache then serves the tests' built site."""
+    _, two, _ = trees
+    a, _, c = lesson_ids(two)
+    twice = {engine.TWICE: "1"}
+    assert command(two, "run-lessons", "--into", str(tmp_path / "once"), c).returncode == 0
+    assert c not in plan(two) and c in plan(two, twice)
+    made = command(two, "run-lessons", "--into", str(tmp_path / "twice"), a, c, env=twice)
+    assert made.returncode == 0, made.stderr
+    assert command(two, "merge-runs", str(tmp_path / "twice"), "--into", str(tmp_path / "cache")).returncode == 0
+    result = command(two, "plan", "--cache", str(tmp_path / "cache"), env=twice)
+    assert [job["lesson"] for job in json.loads(result.stdout)["include"]] == [s for s in lesson_ids(two) if s not in (a, c)]
 
 
 @pytest.mark.engine
