@@ -1,6 +1,6 @@
 """The kit's command line, in the repository's root: CI's matrix runs these steps, and so can an author.
 
-  python -m coursekit plan [--cache DIR] [--attached "gpu …"]   the lessons with no cached run, as JSON for a matrix
+  python -m coursekit plan [--cache DIR] [--attached "gpu …"] [--site-takes N]   the lessons with no cached run, as JSON for a matrix
   python -m coursekit run-lessons --into DIR [--time-scale N] 10 11   run lessons, their records into DIR
   python -m coursekit merge-runs DIR… [--into CACHE]            take those records into the build's cache
 
@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     planned = commands.add_parser("plan", help="列出缓存里没有结果的讲，印成 CI 矩阵的 JSON")
     planned.add_argument("--cache", type=Path, default=CACHE)
     planned.add_argument("--attached", default="", help="CI 连上的自托管运行器的标签，空格或逗号分隔")
+    planned.add_argument("--site-takes", type=int, default=0, help="要运行的讲不超过这么多（且都不要别的运行器）时，留给构建网站的作业运行")
     running = commands.add_parser("run-lessons", help="运行几讲，把它们的记录写进一个文件夹")
     running.add_argument("--into", type=Path, required=True)
     running.add_argument("--time-scale", type=float, default=1.0, help="时间上限乘以这个数")
@@ -45,10 +46,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def _plan(root: Path, args) -> int:
     attached = set(args.attached.replace(",", " ").split())
-    jobs = spread.plan(root, args.cache, attached)
+    stale = spread.plan(root, args.cache, attached)
+    jobs = spread.matrix(stale, args.site_takes)
     for job in jobs:
         print(f"要运行：{job.lesson}（{' '.join(job.runs_on)}）{('：' + job.note) if job.note else ''}", file=sys.stderr)
-    if not jobs:
+    if stale and not jobs:
+        print(f"要运行：{'、'.join(j.lesson for j in stale)}，不多，留给构建网站的作业运行", file=sys.stderr)
+    if not stale:
         print("每一讲都有缓存的结果：没有要运行的", file=sys.stderr)
     print(json.dumps({"include": [job.matrix() for job in jobs]}, ensure_ascii=False))
     return 0

@@ -36,6 +36,16 @@ def command(tree: Path, *args: str, env: dict | None = None) -> subprocess.Compl
 
 
 # ---- fast: the plan's jobs, a runner's label ---------------------------------------------------------
+def test_a_few_plain_lessons_are_left_to_the_site_job_and_more_or_one_asking_for_a_runner_are_not():
+    plain = [spread.Job(f"l{n}", spread.RUNS_ON, spread.TIMEOUT, 1.0) for n in (1, 2, 3)]
+    on_gpu = spread.Job("l4", ("self-hosted", "gpu"), spread.TIMEOUT, 1.0, "cu126")
+    slowed = spread.Job("l5", spread.RUNS_ON, spread.TIMEOUT * spread.SLOWER, float(spread.SLOWER), note="…")
+    assert spread.matrix(plain, 3) == [] and spread.matrix([], 3) == []
+    assert spread.matrix(plain, 2) == plain and spread.matrix(plain, 0) == plain
+    assert spread.matrix(plain[:1] + [on_gpu], 3) == plain[:1] + [on_gpu]
+    assert spread.matrix([slowed], 3) == [slowed]  # a GPU lesson on CPU needs its longer limits
+
+
 def a_lesson(tmp_path: Path, runner_line: str) -> Path:
     """A tree holding one lesson package (never run) whose __init__.py has `runner_line` as line 3."""
     number = free_numbers(ROOT, 1)[0]
@@ -191,6 +201,7 @@ def test_lessons_run_in_two_trees_and_merged_into_a_third_run_nothing_there(tree
         build.close()
     (three / f"lessons/{c}/alone.py").write_text("w = 6\nprint('w =', w)\n", encoding="utf-8")
     assert plan(three) == [c]  # one lesson's code: that lesson
+    assert json.loads(command(three, "plan", "--site-takes", "1").stdout) == {"include": []}  # left to the site job
     (three / "tinylm/extra.py").write_text("TWO = 3\n", encoding="utf-8")
     assert plan(three) == [a, b, c]  # what A and B import, and C as before
 

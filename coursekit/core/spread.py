@@ -3,9 +3,10 @@
 
 - `plan`: the lessons whose run has no cached result in a cache folder, one job each, on the runner
   it asks for (`RUNNER = "gpu"` in its package) when that runner is attached, else on GitHub's
-  hosted one with its time limits SLOWER times longer. A lesson's job runs what it imports too (the
-  runner imports an earlier lesson's experiments quietly, in the same worker), so no job waits for
-  another.
+  hosted one with its time limits SLOWER times longer; none when a few that ask for no runner are
+  all there is to run (`matrix`: the site job runs them). A lesson's job runs what it imports too
+  (the runner imports an earlier lesson's experiments quietly, in the same worker), so no job waits
+  for another.
 - `run`: chosen lessons run (with what their pages will ask of them: the bindings, the blocks) in the
   tree's own cache, where lesson code can't reach (coursekit.core.worker), and then their records
   are written into a folder of their own, sealed under its own key.
@@ -61,6 +62,15 @@ def plan(root: Path, cache: Path, attached: set[str]) -> list[Job]:
     finally:
         build.close()
     return [_job(build.lessons[s], attached) for s in sorted(stale, key=lambda s: (len(s), s))]
+
+
+def matrix(jobs: list[Job], site_takes: int) -> list[Job]:
+    """The jobs of the matrix: none when at most `site_takes` lessons are stale and none asks for a
+    runner (the site job runs them in its own build, side by side on its cores: a job each would
+    cost a job's start-up more than it saves), else all of them."""
+    if len(jobs) <= site_takes and all(j.runs_on == RUNS_ON and j.time_scale == 1 for j in jobs):
+        return []
+    return jobs
 
 
 def _job(lesson: engine.Lesson, attached: set[str]) -> Job:
