@@ -5,8 +5,14 @@
   page's text as a reader gets it, BOM and line ends aside), bindings proposed for unbound numbers (queries:
   what the text asks; candidates: the search, in the lesson's worker; proposer), the lessons' runs
   (runner: how a lesson's files run; engine: scheduling, workers, evaluation; worker: the process; reads: what a run
+<<<<<<< HEAD
   read and what it may not; blocks: page blocks; names: one value per name of a lesson's namespace; variations)
   and their sealed cache (store; digests, stamps: what it is keyed by; syntax: the one door to ast.parse), what pages show (shown,
+=======
+  read and what it may not; blocks: page blocks; variations)
+  and their sealed cache (store; digests, stamps: what it is keyed by; syntax: the one door to ast.parse; spread:
+  runs planned, run and merged across machines, `python -m coursekit`), what pages show (shown,
+>>>>>>> ci39
   pasted, manifest, widgets, notebook, report, footer). It imports no builder and no Markdown library.
 - `coursekit.extensions`: the Python-Markdown extensions over the core (checks, fence, crossref,
   cjk, codeblocks), and the tools that convert Markdown with them: the author's (authoring,

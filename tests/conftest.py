@@ -166,7 +166,7 @@ def base_url(built_site):
 LAYERS = ("engine", "build", "browser")
 # What a fast test may not start: a builder, a serve, a lesson's worker, a lesson, or a script that
 # builds or runs lessons (argv words); and the fixtures that build the site or open a browser.
-SLOW_ARGV = re.compile(r"\bmkdocs\b|zensical|coursekit\.core\.worker|\blessons\.l\d+|"
+SLOW_ARGV = re.compile(r"\bmkdocs\b|zensical|coursekit\.core\.worker|\blessons\.l\d+|\brun-lessons\b|"
                        r"scripts/(bound_numbers|confirm_shown|changes|bench_\w+)\.py")
 SLOW_FIXTURES = {"built_site": "build", "lesson_html": "build", "repo_copy": "build", "base_url": "browser",
                  "browser": "browser"}

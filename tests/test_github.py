@@ -700,3 +700,48 @@ def test_the_publisher_comments_the_report_and_keeps_a_preview_whose_report_is_h
     assert comments[6].startswith("**站点预览**：https://o.github.io/r/pr-preview/pr-6/")  # published all the same
     assert "这次构建的报告不能用（`changes.json: rows[0].line is not a whole number" in comments[6]
     assert "<script>" not in comments[6] and "完整报告" not in comments[6]
+
+
+def test_ci_runs_each_stale_lesson_in_a_job_of_its_own_and_the_site_merges_their_records():
+    """plan → lesson (a matrix of the kit's plan) → site (merge, build, save): the steps are the kit's
+    commands, the matrix reads only what a plan's job holds, and the cache is read by prefix (this
+    ref's newest, else main's) and written under the run's own key."""
+    from coursekit.core import spread
+    from coursekit.core.engine import TWICE
+
+    jobs = load(ROOT / ".github/workflows/ci.yml")["jobs"]
+    plan, lesson, site = jobs["plan"], jobs["lesson"], jobs["site"]
+    run = lambda job: "\n".join(s.get("run", "") for s in job["steps"])  # noqa: E731
+    uses = lambda job, action: [s for s in job["steps"] if s.get("uses", "").startswith(action + "@")]  # noqa: E731
+    assert "python -m coursekit plan" in run(plan)
+    (restore,) = uses(plan, "actions/cache/restore")
+    key = restore["with"]["key"]
+    assert restore["with"]["path"] == ".cache/coursekit" and key.startswith(restore["with"]["restore-keys"])
+    assert "github.run_id" in key and "github.run_attempt" in key  # one entry a run: a cache entry is never overwritten
+    assert lesson["needs"] == "plan" and lesson["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.matrix) }}"
+    read = set(re.findall(r"matrix\.(\w+)", json.dumps(lesson)))
+    assert read <= set(spread.Job("l0", spread.RUNS_ON, 1, 1.0).matrix()), read
+    assert 'python -m coursekit run-lessons --into "runs/$LESSON"' in run(lesson)
+    assert [s["with"]["name"] for s in uses(lesson, "actions/upload-artifact")] == ["runs-${{ matrix.lesson }}"]
+    assert site["needs"] == ["plan", "lesson"] and "python -m coursekit merge-runs runs/*/" in run(site)
+    names = [s.get("name", s.get("uses", "")) for s in site["steps"]]
+    merge = next(i for i, s in enumerate(site["steps"]) if "merge-runs" in s.get("run", ""))
+    build = next(i for i, s in enumerate(site["steps"]) if "mkdocs build" in s.get("run", ""))
+    (save,) = uses(site, "actions/cache/save")
+    assert merge < build < site["steps"].index(save), names
+    assert save["with"] == {"path": ".cache/coursekit", "key": key}
+    (site_restore,) = uses(site, "actions/cache/restore")
+    assert site_restore["with"]["key"] == "${{ needs.plan.outputs.cache-key }}"  # the entry the plan read
+    assert "pipefail" in site["steps"][build]["run"]  # the build's status survives its tee
+    twice = lambda job: [s for s in job["steps"] if s.get("env", {}).get(TWICE) == "1"]  # noqa: E731
+    assert len(twice(plan)) == len(twice(lesson)) == len(twice(site)) == 1  # repeated runs serve the tests too
+    assert twice(site) == [site["steps"][build]]  # the build, which runs what the plan left to it
+    (tests_restore,) = uses(jobs["test"], "actions/cache/restore")
+    assert tests_restore["with"] == restore["with"] and not uses(jobs["test"], "actions/cache/save")
+
+
+def test_a_fork_s_code_never_reaches_a_self_hosted_runner():
+    step = next(s for s in load(ROOT / ".github/workflows/ci.yml")["jobs"]["plan"]["steps"]
+                if "coursekit plan" in s.get("run", ""))
+    assert "head.repo.full_name != github.repository" in step["env"]["FROM_FORK"]
+    assert step["run"].index('RUNNERS=""') < step["run"].index("coursekit plan --attached \"$RUNNERS\"")

@@ -33,13 +33,13 @@ import threading
 import time
 import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import ClassVar
 
-from coursekit.core import blocks, digests, names, reads, stamps, store, syntax
+from coursekit.core import CourseError, blocks, digests, names, reads, stamps, store, syntax
 
 TIME_LIMIT = 60.0  # seconds per experiment file or page block; a lesson may set TIME_LIMIT
 OUTPUT_LIMIT = 100_000  # characters printed per file or block; a lesson may set OUTPUT_LIMIT
@@ -49,6 +49,7 @@ SITE = "site"  # the lesson id of blocks on pages of no lesson: they run in a wo
 # in a fresh worker, and a statement printing otherwise fails it; a run kept without it runs again.
 TWICE = "COURSEKIT_RUN_TWICE"
 FORMAT = 7  # bump when the cache layout, or what a recorded run has passed, changes
+LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # a runner label a lesson may ask for (RUNNER)
 
 
 class LessonError(Exception):
@@ -71,6 +72,7 @@ class Lesson:
     experiments: list[tuple[str, str]]
     time_limit: float = TIME_LIMIT
     output_limit: int = OUTPUT_LIMIT
+    runner: str = ""  # the label of the CI runner it needs (RUNNER = "gpu"); "": any (coursekit.core.spread)
 
     @property
     def folder(self) -> str:
@@ -94,22 +96,28 @@ def find_lessons(root: Path) -> dict[str, Lesson]:
 
 def _declaration(init: Path) -> Lesson | None:
     tree = syntax.parse(init.read_text(encoding="utf-8"))
-    names = {}
+    names, lines = {}, {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             try:
                 names[node.targets[0].id] = ast.literal_eval(node.value)
+                lines[node.targets[0].id] = node.lineno
             except ValueError:
                 pass
     if "EXPERIMENTS" not in names:
         return None
     lesson_id = init.parent.name
+    runner = names.get("RUNNER", "")
+    if not (isinstance(runner, str) and (runner == "" or LABEL.fullmatch(runner))):
+        raise CourseError(f"lessons/{lesson_id}/__init__.py:{lines['RUNNER']}: RUNNER 应是 CI 运行器的标签，"
+                          f"字母、数字和 . _ -，比如 RUNNER = \"gpu\"；写的是 {runner!r}")
     return Lesson(
         package=f"lessons.{lesson_id}", number=lesson_id[1:],
         title=(ast.get_docstring(tree) or lesson_id).strip().split("\n")[0],
         experiments=[tuple(e) for e in names["EXPERIMENTS"]],
         time_limit=float(names.get("TIME_LIMIT", TIME_LIMIT)),
         output_limit=int(names.get("OUTPUT_LIMIT", OUTPUT_LIMIT)),
+        runner=runner,
     )
 
 
@@ -126,10 +134,12 @@ def lesson_of(page: str) -> str | None:
 
 
 def versions() -> dict[str, str]:
+    """Python's version and those of AFFECTS_OUTPUT, without a local build tag (torch's +cpu, +cu126):
+    a run a GPU runner's CUDA build of torch made serves a build with its CPU build (coursekit.core.spread)."""
     found = {"python": platform.python_version()}
     for name in AFFECTS_OUTPUT:
         try:
-            found[name] = metadata.version(name)
+            found[name] = metadata.version(name).split("+")[0]
         except metadata.PackageNotFoundError:
             found[name] = "-"
     return found
@@ -319,13 +329,15 @@ class Build:
     bindings evaluated in them. What it keeps is in its store (coursekit.core.store), the page blocks
     it runs in `blocks` (coursekit.core.blocks)."""
 
-    def __init__(self, root: Path, cache: Path | None = None, planner=None) -> None:
+    def __init__(self, root: Path, cache: Path | None = None, planner=None, time_scale: float = 1.0) -> None:
         self.root = Path(root)
         self.planner = planner  # (root, lesson) -> PagePlan | None: what the lesson's page will ask
         self.cache = cache or self.root / ".cache/coursekit"
         self.store = store.Store(self.cache)
         self.blocks = blocks.PageBlocks(self)
-        self.lessons = find_lessons(self.root)
+        # time_scale: a lesson run on a slower machine than it asks for (a GPU lesson on CPU: coursekit.core.spread)
+        self.lessons = {s: replace(lesson, time_limit=lesson.time_limit * time_scale)
+                        for s, lesson in find_lessons(self.root).items()}
         self.versions = versions()
         self._runs: dict[str, Future] = {}
         self._workers: dict[str, Worker] = {}
@@ -352,6 +364,10 @@ class Build:
             futures = dict(self._runs)
         ran = [s for s, f in futures.items() if f.done() and not f.exception() and f.result().executed]
         return [self.lessons[s] for s in sorted(ran, key=lambda s: (len(s), s)) if s in self.lessons]
+
+    def has_run(self, lesson_id: str) -> bool:
+        """Whether the cache holds a run of the lesson that reads as the tree does now (nothing runs)."""
+        return self._cached(self.lessons[lesson_id]) is not None
 
     def lesson(self, lesson_id: str) -> Lesson:
         """The lesson of a lesson id ('l10'); SITE: the pages of no lesson (nothing runs before their blocks)."""
