@@ -593,3 +593,16 @@ def test_tabbing_onto_a_block_not_yet_mounted_lands_on_its_copy_button(browser, 
     page.keyboard.press("Tab")  # and on: to the block itself only if it scrolls, else past it
     assert page.evaluate("() => document.activeElement !== document.body")
     closed(page)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_home_tables_lesson_column_stays_on_one_line(browser, base_url, width):
+    """“第 10 讲” broke after 第 at both widths."""
+    page = opened(browser, f"{base_url}/", width=width, height=844)
+    cells = page.locator("article table tbody tr td:first-child")
+    assert cells.count() == len(LESSONS)
+    lines = cells.evaluate_all("""tds => tds.map(td => { const r = document.createRange(); r.selectNodeContents(td);
+        return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })""")
+    assert lines == [1] * len(LESSONS), (width, lines)
+    closed(page)
