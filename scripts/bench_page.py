@@ -26,6 +26,23 @@ HTML is parsed (about 420 ms), and Material's bundle recalculating the style of 
 five times as it mounts its components (40–90 ms each); the plain page's style recalculations
 total about 60 ms. Without Material's `content.lazy` feature (coursekit/README.md, "Page
 performance") the lesson page scored 0.84.
+
+Issue 38 (listings laid out at load, outputs and comments wrapping, the exercise built once idle),
+median of 5 interleaved runs each, the machine shared with other work:
+
+| tree | lesson performance (runs) | lesson TBT ms | plain performance | plain TBT ms |
+| --- | ---: | ---: | ---: | ---: |
+| d72ceb6, before | 0.93 (0.93, 0.99, 0.86, 0.96, 0.89) | 320 | 1.00 | 36 |
+| 24fa68d, after | 0.93 (0.94, 0.93, 0.88, 0.93, 0.94) | 285 | 1.00 | 86 |
+
+The goal is still not met. Lighthouse alone, both trees' lesson pages served side by side, five
+interleaved runs (the exercise then built inside the deferred script's task, not yet when idle):
+before 0.94 (TBT 227 ms), after 0.90 (TBT 364 ms); the runs spread 0.86–0.95 on both. A trace at 4×
+slowdown shows where the difference from the plain page goes: Material's bundle, as it mounts its
+components, reads layout (scroll offsets, getComputedStyle, offsetWidth) after each change to the
+page, and each read restyles about 490 elements (trace of d72ceb6), five to six times (20–80 ms
+each); the plain page restyles once. Dropping `content-visibility` (issue 38) and dropping the
+exercise each moved the lesson's score less than the runs' spread.
 """
 
 from __future__ import annotations

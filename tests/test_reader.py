@@ -148,15 +148,12 @@ def test_notebook_pages_read_like_the_site_on_a_phone(browser, base_url, built_s
         # the site's code blocks (Pygments classes, copy button), not nbconvert's
         assert page.locator("article .jp-Cell, article .jp-InputPrompt, article .highlight-ipynb").count() == 0
         assert page.locator("article div.language-python.highlight pre > code").count() >= 2
-        # outputs keep their lines and scroll sideways inside their box; the page itself does not
+        # a printed line wider than the screen wraps inside its box, read whole without scrolling
         outputs = page.locator("article .language-output pre > code")
         assert outputs.count() >= 1
-        # a printed line wider than the screen keeps its line and scrolls sideways inside its box
         outputs.first.evaluate("c => { c.textContent += '\\n' + '0.1234, '.repeat(40); }")
-        styles = outputs.evaluate_all("cs => cs.map(c => [getComputedStyle(c).whiteSpace,"
-                                      " getComputedStyle(c).overflowX, c.scrollWidth > c.clientWidth])")
-        assert all(space == "pre" for space, _, _ in styles), styles
-        assert styles[0][2] and all(over in ("auto", "scroll") for _, over, wide in styles if wide), styles
+        wide = outputs.evaluate_all("cs => cs.filter(c => c.scrollWidth > c.clientWidth).length")
+        assert wide == 0 and outputs.first.evaluate("c => c.getClientRects()[0].height") > 100
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         # the download link is there and points to the notebook beside the page
         href = page.locator("a.tl-download, .tl-download a").first.get_attribute("href")
@@ -444,20 +441,17 @@ def test_previous_and_next_links_name_the_lesson_not_just_its_part(built_site):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lesson", kit_lesson_params())
-def test_code_below_the_fold_is_laid_out_and_mounted_only_when_it_comes_near(browser, base_url, lesson):
-    """The lesson page's weight (scripts/bench_page.py): blocks off screen skip style and layout
-    (content-visibility) and Material mounts a code block's copy button when it comes into view
-    (content.lazy). Both must still happen for the reader who scrolls there."""
+def test_code_below_the_fold_is_mounted_only_when_it_comes_near(browser, base_url, lesson):
+    """The lesson page's weight (scripts/bench_page.py): Material mounts a code block's copy button
+    when it comes into view (content.lazy). It must still happen for the reader who scrolls there."""
     page = opened(browser, f"{base_url}/{lesson.url}", far_below=True)
     last = page.locator("article > div.highlight").last
     code = last.locator("pre > code")
-    assert code.evaluate("c => c.checkVisibility({contentVisibilityAuto: true})") is False  # not rendered yet
     assert last.locator(COPY).count() == 0
     assert code.get_attribute("tabindex") == "0"  # a keyboard can reach it already (coursekit.codefocus)
     last.scroll_into_view_if_needed()
     last.locator(COPY).wait_for()
     assert last.locator(COPY).get_attribute("title") == "复制"
-    assert code.evaluate("c => c.checkVisibility({contentVisibilityAuto: true})") is True
     # once mounted, a block keeps its tab stop only if it scrolls sideways (Material's rule)
     scroll_through(page)
     states = page.locator("article pre > code").evaluate_all(
@@ -493,31 +487,51 @@ def test_a_link_to_a_late_section_lands_on_its_heading(browser, base_url, lesson
     page.close()
 
 
-PAGES_WITH_CODE = {**{f"lesson-{lesson.id}": lesson.url for lesson in LESSONS},
-                   **{f"notebook-{lesson.id}": lesson.notebook_url for lesson in LESSONS},
-                   "code": CODE_PAGES[0], "authoring": "authoring/"}
+# What a reader can't read in view (in the visible box of each code element, its padding aside): output
+# boxes wider than their box; comments in listings that start with room to spare (8 columns) and
+# still end past the box's edge (a comment after code that fills the line scrolls with the code).
+CUT = """() => {
+    const visible = c => c.checkVisibility();
+    const edge = c => { const r = c.getBoundingClientRect(); return r.left + c.clientWidth - parseFloat(getComputedStyle(c).paddingRight); };
+    const outputs = [...document.querySelectorAll('article .language-output pre > code')].filter(visible)
+        .filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent.slice(0, 60));
+    const comments = [];
+    for (const c of [...document.querySelectorAll('article pre > code')].filter(visible)) {
+        const right = edge(c), room = 8 * parseFloat(getComputedStyle(c).fontSize) * 0.6;
+        for (const s of c.querySelectorAll('.c, .c1, .ch, .cs')) {
+            const r = s.getBoundingClientRect();
+            if (r.width && r.left < right - room && r.right > right + 1) comments.push(s.textContent.slice(0, 40));
+        } }
+    return [outputs, comments]; }"""
+# Scrolls from the top of the page to its end half a window at a time, as a reader does; the page's
+# largest change of height on the way.
+JUMP = """async () => { const start = document.documentElement.scrollHeight; let most = 0;
+    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+        scrollTo(0, y); await new Promise(r => requestAnimationFrame(() => setTimeout(r, 30)));
+        most = Math.max(most, Math.abs(document.documentElement.scrollHeight - start)); }
+    scrollTo(0, 0); return [start, most]; }"""
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("name", PAGES_WITH_CODE)
-def test_a_code_block_not_yet_laid_out_already_has_its_height(browser, base_url, name):
-    """The height a listing has before the browser lays it out (from its line count) is the height
-    it gets once laid out, at a phone's width and a laptop's: the page has its final length from the
-    start. One load: measured unrendered at both widths (the window widened), then rendered at both."""
-    widths = (390, 1280)
-    page = opened(browser, f"{base_url}/{PAGES_WITH_CODE[name]}", width=widths[0], height=844, far_below=True)
-    measure = """() => [...document.querySelectorAll('.md-content__inner > .highlight > pre')].map(
-        p => [p.getBoundingClientRect().height, p.querySelector('code').checkVisibility({contentVisibilityAuto: true})])"""
-    before = {}
-    for width in widths:
-        page.set_viewport_size({"width": width, "height": 844})
-        before[width] = page.evaluate(measure)
-        assert before[width] and not any(shown for _, shown in before[width]), (width, before[width])  # none laid out yet
-    page.add_style_tag(content=".md-content__inner pre { content-visibility: visible !important; }")
-    for width in reversed(widths):
-        page.set_viewport_size({"width": width, "height": 844})
-        after = page.evaluate(measure)
-        assert all(abs(b - a) <= 1 for (b, _), (a, _) in zip(before[width], after)), (width, before[width], after)
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_a_reader_sees_every_output_and_comment_whole_the_page_keeps_its_length_and_prints_every_listing(
+        browser, base_url, lesson, width):
+    """At a phone's width and a laptop's: no output box and no comment cut at the box's edge, no jump
+    of more than 2% of the page's height while scrolling top to bottom (a listing laid out late, a
+    widget built late), and under print media every listing, folded ones too, rendered."""
+    page = opened(browser, f"{base_url}/{lesson.url}", width=width, height=844)
+    page.wait_for_load_state("networkidle")
+    still(page)
+    outputs, comments = page.evaluate(CUT)
+    assert page.locator("article .language-output").count() >= 1
+    assert outputs == [] and comments == [], (width, outputs, comments)
+    start, most = page.evaluate(JUMP)
+    assert most <= 0.02 * start, (width, start, most)
+    page.emulate_media(media="print")
+    printed = page.locator("article pre > code").evaluate_all(
+        "cs => cs.map(c => c.checkVisibility({contentVisibilityAuto: true}) && c.getBoundingClientRect().height > 0)")
+    assert printed and all(printed), printed
     closed(page)
 
 
@@ -578,4 +592,17 @@ def test_tabbing_onto_a_block_not_yet_mounted_lands_on_its_copy_button(browser, 
     assert focused == ["BUTTON", "copy", pre], (focused, pre)
     page.keyboard.press("Tab")  # and on: to the block itself only if it scrolls, else past it
     assert page.evaluate("() => document.activeElement !== document.body")
+    closed(page)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_home_tables_lesson_column_stays_on_one_line(browser, base_url, width):
+    """“第 10 讲” broke after 第 at both widths."""
+    page = opened(browser, f"{base_url}/", width=width, height=844)
+    cells = page.locator("article table tbody tr td:first-child")
+    assert cells.count() == len(LESSONS)
+    lines = cells.evaluate_all("""tds => tds.map(td => { const r = document.createRange(); r.selectNodeContents(td);
+        return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })""")
+    assert lines == [1] * len(LESSONS), (width, lines)
     closed(page)

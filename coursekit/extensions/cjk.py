@@ -10,6 +10,11 @@ around it) when the characters on both sides are CJK characters or CJK punctuati
 are: inside one text run or across inline markup (`**粗体**`, links). A break next to a Latin letter,
 a digit or inline code stays a space, as Chinese typesetting wants there. Code is never touched.
 
+Full-width punctuation carries its own blank, so a space typed after it before a CJK character is
+removed too: `**新东西放进新函数。** 第 11 讲` reads 「新函数。第 11 讲」 (a bold lead-in followed by a
+space, as Markdown written for Latin text has it). A space between other characters stays: 「第 10 讲
+· 注意力」 keeps its spaces around the middle dot.
+
 It is a Markdown extension, not an MkDocs hook, so any builder that runs the site's Markdown
 extensions (MkDocs, Zensical) applies it. Register it as `coursekit.extensions.cjk` in `markdown_extensions`.
 """
@@ -27,8 +32,13 @@ CJK = (
     "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
     "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u2018\u2019\u201c\u201d\u2014\u2026\u00b7"
 )
+# Full-width punctuation: the CJK symbols and punctuation block, and the full-width forms that are not
+# letters or digits (，！：（） and the like).
+PUNCTUATION = "\u3001-\u3003\u3008-\u3011\u3014-\u301f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
 _CJK = re.compile(f"[{CJK}]")
-_BREAK = re.compile(r"[ \t]*\n[ \t]*")
+_PUNCTUATION = re.compile(f"[{PUNCTUATION}]")
+# A line break with the blanks around it, or a run of blanks on one line.
+_BREAK = re.compile(r"[ \t]*\n[ \t]*|[ \t]+")
 SKIP = {"code", "pre", "script", "style", "kbd", "samp", "math"}
 
 
@@ -62,11 +72,20 @@ def _get(slot) -> str:
     return getattr(slot[0], slot[1]) or ""
 
 
+def _joined(blank: str, before: str, after: str) -> bool:
+    """Whether the blank between the characters `before` and `after` shows as nothing: a line break
+    between two CJK characters, or any blank after full-width punctuation before a CJK character."""
+    if not _is_cjk(after):
+        return False
+    return _is_cjk(before) if "\n" in blank else bool(before) and _PUNCTUATION.match(before) is not None
+
+
 def join_breaks(root: etree.Element) -> None:
-    """Remove every line break (with the blanks around it) that has CJK characters on both sides."""
+    """Remove every line break (with the blanks around it) that has CJK characters on both sides, and
+    every blank after full-width punctuation before a CJK character."""
     slots = [s for s in _runs(root) if s is None or _get(s)]
     for i, slot in enumerate(slots):
-        if slot is None or slot[2] or "\n" not in _get(slot):
+        if slot is None or slot[2] or not _BREAK.search(_get(slot)):
             continue
         text = _get(slot)
 
@@ -86,7 +105,7 @@ def join_breaks(root: etree.Element) -> None:
         out, last = [], 0
         for m in _BREAK.finditer(text):
             out.append(text[last:m.start()])
-            joined = _is_cjk(neighbour(m.start(), -1)) and _is_cjk(neighbour(m.end(), 1))
+            joined = _joined(m.group(0), neighbour(m.start(), -1), neighbour(m.end(), 1))
             out.append("" if joined else m.group(0))
             last = m.end()
         out.append(text[last:])

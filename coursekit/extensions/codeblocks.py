@@ -1,19 +1,15 @@
-"""A Python-Markdown extension: code blocks ready to be laid out and mounted late.
+"""A Python-Markdown extension: code blocks that a keyboard reaches and whose comments stay readable.
 
-A lesson page holds about seven times a plain page's elements, nearly all of them the highlighting
-of its listings. Two things keep it as fast as a plain page (scripts/bench_page.py): the browser
-skips style and layout of a listing until it comes near the screen (`content-visibility` in
-overrides/course.css), and Material mounts a code block (its copy button, its overflow check)
-only when it comes into view (its `content.lazy` feature in mkdocs.yml). This extension gives
-each `<pre><code>` what that needs:
-
-- its number of lines, as `style="--tl-lines: N"` on the `<pre>`: the stylesheet turns it into
-  the block's height before it is laid out (code lines do not wrap), so the page is as long as it
-  will be and a link, Back or a reload lands where it should;
-- `tabindex="0"` on the `<code>`: a block that scrolls sideways must take keyboard focus
-  (WCAG 2.1.1), and Material only sets that when it mounts the block. When it mounts a block
-  that needs no scrolling it removes the tab stop; docs/assets/code-focus.js then hands the
-  focus to the block's copy button, the block's first tab stop once mounted.
+- `tabindex="0"` on each `<code>`: a block that scrolls sideways must take keyboard focus
+  (WCAG 2.1.1), and Material only sets that when it mounts the block (its `content.lazy` feature
+  in mkdocs.yml mounts a block, copy button and overflow check, only when it comes into view).
+  When it mounts a block that needs no scrolling it removes the tab stop;
+  docs/assets/code-focus.js then hands the focus to the block's copy button, the block's first
+  tab stop once mounted.
+- `style="--tl-col: N"` on each comment: the column it starts at (a wide character counts two).
+  Code lines keep their lines and scroll sideways; a long comment wraps instead,
+  each of its lines starting under its own first character (overrides/course.css), so a Chinese
+  end-of-line comment is read whole without scrolling.
 
 A Markdown extension, like coursekit.extensions.cjk, so every page of every builder gets it. Register it as
 `coursekit.extensions.codeblocks` in `markdown_extensions`.
@@ -21,32 +17,46 @@ A Markdown extension, like coursekit.extensions.cjk, so every page of every buil
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
 
 from markdown import Extension
 from markdown.postprocessors import Postprocessor
 
 # `<pre ...>`, Pygments' empty `<span></span>`, the `<code ...>` Material mounts, the code.
 _BLOCK = re.compile(r"<pre\b(?P<pre>[^>]*)>(?P<span><span></span>)?<code\b(?P<code>[^>]*)>(?P<body>.*?)</code></pre>", re.S)
+# Pygments' comments that end with their line: `#`, `//` and the like, a hashbang, a special comment.
+_COMMENT = re.compile(r'<span class="(?:c|c1|ch|cs)">')
+_TAG = re.compile(r"<[^>]*>")
 
 
-def lines(body: str) -> int:
-    """How many lines a code element's HTML shows (Pygments ends the last line with a newline)."""
-    return body.count("\n") + (0 if body.endswith("\n") or not body else 1)
+def columns(text: str) -> int:
+    """How many monospace columns `text` takes (a wide or full-width character two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _comments(line: str) -> str:
+    """One line of a block's HTML, each comment marked with the column it starts at."""
+    out, last = [], 0
+    for m in _COMMENT.finditer(line):
+        col = columns(html.unescape(_TAG.sub("", line[:m.start()])))
+        out += [line[last:m.start()], m.group(0)[:-1], f' style="--tl-col: {col}">']
+        last = m.end()
+    return "".join(out) + line[last:]
 
 
 def _ready(m: re.Match) -> str:
-    pre, code = m["pre"], m["code"]
-    if "style=" not in pre:
-        pre += f' style="--tl-lines: {lines(m["body"])}"'
+    code, body = m["code"], m["body"]
     if "tabindex=" not in code:
         code = ' tabindex="0"' + code
-    return f"<pre{pre}>{m['span'] or ''}<code{code}>{m['body']}</code></pre>"
+    body = "\n".join(_comments(line) for line in body.split("\n"))
+    return f"<pre{m['pre']}>{m['span'] or ''}<code{code}>{body}</code></pre>"
 
 
-def ready(html: str) -> str:
-    """The same HTML with each code block's line count and tab stop added."""
-    return _BLOCK.sub(_ready, html)
+def ready(html_: str) -> str:
+    """The same HTML with each code block's tab stop and each comment's column added."""
+    return _BLOCK.sub(_ready, html_)
 
 
 class CodeBlocks(Postprocessor):

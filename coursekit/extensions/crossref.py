@@ -20,7 +20,8 @@ number of it, and earlier lessons' pages must not move.) From these, at build:
 - A lesson page ends with a line linking the previous and the next lesson that exist, in number
   order (`nav.tl-lessons`, left out of the search index).
 - A page with the marker line (`TABLE_MARKER`, alone on its line) gets the course table in its
-  place: 讲次, the title without its `NN｜`, and the summary, one row per lesson.
+  place: 讲次 (kept on one line: `tl-lesson-number`, overrides/course.css), the title without its
+  `NN｜`, and the summary, one row per lesson.
 - A lesson without a title or a summary, or with a summary that is not one short line, fails the
   build with a message naming its file and line: on its own page, and on the page with the table.
 
@@ -213,7 +214,7 @@ def table(lessons_: dict[int, Lesson], page_dir: str = "docs") -> list[str]:
     rows = ["| 讲次 | 题目 | 这一讲做什么 |", "| --- | --- | --- |"]
     for n, lesson in lessons_.items():
         href = posixpath.relpath(lesson.path, page_dir)
-        rows.append(f"| 第 {n} 讲 | [{markdown_text(lesson.short_title)}]({href}) | {markdown_text(lesson.summary)} |")
+        rows.append(f'| <span class="tl-lesson-number">第 {n} 讲</span> | [{markdown_text(lesson.short_title)}]({href}) | {markdown_text(lesson.summary)} |')
     return rows
 
 

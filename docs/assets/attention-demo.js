@@ -277,19 +277,17 @@
     }
   }
 
-  /* 读者真要用到时才搭界面：演示等折叠块展开，练习等滚动到附近。页面加载时不多做一点事。 */
+  /* 演示等折叠块展开才搭界面；练习在正文里，页面加载后、主线程一空下来（最迟 0.3 秒）就搭好：
+     等读者滚到附近再搭，页面会在读者眼前变长几百像素；在加载时那段脚本里同步搭，又会加长页面加载时的长任务。 */
   function whenNeeded(root, start) {
     var run = function () { if (!root.dataset.ready) { root.dataset.ready = "1"; loadCss(); start(root); } };
     var details = root.closest("details");
     if (details && !details.open) {
       details.addEventListener("toggle", function () { if (details.open) run(); });
-    } else if ("IntersectionObserver" in window) {
-      var seen = new IntersectionObserver(function (entries) {
-        if (entries.some(function (e) { return e.isIntersecting; })) { seen.disconnect(); run(); }
-      }, { rootMargin: "400px" });
-      seen.observe(root);
+    } else if (window.requestIdleCallback) {
+      requestIdleCallback(run, { timeout: 300 });
     } else {
-      run();
+      setTimeout(run, 0);
     }
   }
 
