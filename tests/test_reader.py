@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.conftest import LESSONS, ROOT, kit_lesson_params, lesson_params
+from tests.conftest import LESSONS, PALETTES, ROOT, kit_lesson_params, lesson_params
 from tests.harness import site_config
 
 CODE_PAGES = [f"code/{p.stem}/" for p in sorted((ROOT / "docs/code").glob("*.md"))]
@@ -408,11 +408,15 @@ def test_pages_index_their_words_not_their_code(built_site, lesson):
 
 
 @pytest.mark.build
-def test_the_demo_script_loads_only_on_pages_with_a_widget(built_site):
+def test_the_widgets_script_and_styles_come_only_on_pages_with_a_widget(built_site):
+    styles = (ROOT / "overrides/attention-demo.css").read_text(encoding="utf-8")
     for path in built_site.rglob("*.html"):
         html = path.read_text(encoding="utf-8")
-        has_widget = 'data-attention="' in html
-        assert ("assets/attention-demo.js" in html) == has_widget, path
+        head, body = html.split("</head>", 1)
+        has_widget = 'data-attention="' in body
+        assert ("assets/attention-demo.js" in body) == has_widget, path
+        assert (styles.strip() in head) == has_widget, path
+    assert not (built_site / "assets/attention-demo.css").exists()  # nothing left to request
 
 
 def nav_sections() -> dict[str, str]:
@@ -606,3 +610,41 @@ def test_the_home_tables_lesson_column_stays_on_one_line(browser, base_url, widt
         return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })""")
     assert lines == [1] * len(LESSONS), (width, lines)
     closed(page)
+
+
+SCHEME_OF = """() => [document.body.dataset.mdColorScheme,
+    document.querySelector('meta[name=color-scheme]').content,
+    [...document.querySelectorAll('[data-tl-palette] label')].filter(l => !l.hidden).map(l => l.title)]"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("preference", sorted(PALETTES))
+def test_the_palette_follows_the_readers_preference_switches_and_keeps_the_choice(browser, base_url, preference):
+    """The course's own toggle (overrides/partials/palette.html): the reader's preferred palette on a
+    first visit, one toggle shown, a click or Enter switches, and the choice outlives a reload (Material's
+    head script reads the record) and an instant navigation; the address bar takes the header's colour."""
+    other = next(p for p in PALETTES if p != preference)
+    (scheme, toggle), (switched, back) = PALETTES[preference], PALETTES[other]
+    context = browser.new_context(viewport={"width": 390, "height": 800}, color_scheme=preference)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base_url}/{LESSONS[0].url}")
+    assert page.locator("[data-md-component=palette]").count() == 0  # Material's component is not mounted
+    assert page.evaluate(SCHEME_OF) == [scheme, preference, [toggle]]
+    page.wait_for_function("""() => { const m = document.querySelector('meta[name=theme-color]');
+        const rgb = getComputedStyle(document.querySelector('.md-header')).backgroundColor.match(/\\d+/g);
+        return m && m.content === '#' + rgb.slice(0, 3).map(v => (+v).toString(16).padStart(2, '0')).join(''); }""")
+    page.get_by_title(toggle).click()
+    assert page.evaluate(SCHEME_OF) == [switched, other, [back]]
+    page.reload()
+    assert page.evaluate(SCHEME_OF) == [switched, other, [back]]
+    before = page.url
+    page.locator("a.md-footer__link--next").click()  # Material's instant navigation: the header stays
+    page.wait_for_url(lambda url: url != before)
+    assert page.evaluate(SCHEME_OF) == [switched, other, [back]]
+    page.locator("[data-tl-palette] input:checked").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate(SCHEME_OF) == [scheme, preference, [toggle]]
+    assert errors == []
+    context.close()

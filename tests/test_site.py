@@ -106,6 +106,35 @@ def test_the_search_template_override_differs_from_materials_only_by_the_dialog_
     assert body(ours).replace(""" aria-label="{{ lang.t('search') }}">""", ">", 1) == body(upstream)
 
 
+def test_the_palette_override_is_materials_form_without_its_component_and_keeps_materials_record():
+    """overrides/partials/palette.html: Material's form, minus the attribute that mounts Material's
+    palette component, and a script that writes the record Material's head script reads."""
+    import material
+
+    templates = Path(material.__file__).parent / "templates/partials"
+    upstream = (templates / "palette.html").read_text(encoding="utf-8").split("-#}", 1)[1]
+    ours = (ROOT / "overrides/partials/palette.html").read_text(encoding="utf-8").split("-#}", 1)[1]
+    form, script = ours.split("</form>", 1)
+    assert form.replace("data-tl-palette", 'data-md-component="palette"', 1) + "</form>\n" == upstream
+    assert '__md_set("__palette", { index: index, color: color })' in script
+    # the record Material's head script colours the page from before the first layout
+    head = (templates / "javascripts/palette.html").read_text(encoding="utf-8")
+    assert 'var palette=__md_get("__palette");if(palette&&palette.color){' in head
+    assert 'document.body.setAttribute("data-md-color-"+key,value)' in head
+
+
+def test_no_script_holds_up_the_first_paint(built_site):
+    """overrides/main.html defers Material's bundle, the one script its template leaves parser-blocking:
+    every script that loads a file is deferred, and Material's comes before the course's own."""
+    for path in pages(built_site):
+        scripts = re.findall(r"<script\b[^>]*\bsrc=\"([^\"]+)\"([^>]*)>", path.read_text(encoding="utf-8"))
+        assert scripts and all("defer" in attributes.split() for _, attributes in scripts), (path, scripts)
+        urls = [src for src, _ in scripts]
+        bundle = next(i for i, src in enumerate(urls) if "/javascripts/bundle." in src)
+        assert all(i < bundle for i, src in enumerate(urls) if src.endswith("attention-demo.js")), urls  # in the article
+        assert all(i > bundle for i, src in enumerate(urls) if src.endswith(("report.js", "code-focus.js"))), urls
+
+
 def test_the_readme_gives_the_same_commands_as_the_setup_page():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for snippet in ("serve.sh", "test.sh"):

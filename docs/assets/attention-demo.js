@@ -9,9 +9,8 @@
   window.__tlAttentionDemo = true;
   var SUB = "₀₁₂₃₄₅₆₇₈₉";
   var STAGE_NAMES = { dot: "点积", scale: "缩放 ÷√d", mask: "掩码", softmax: "Softmax", sum: "汇总" };
-  /* 样式表与本脚本同名同目录；等页面上真有演示时再加载，不阻塞首屏渲染。 */
+  /* 样式由模板写在有演示的页面头部（overrides/main.html）。 */
   var exercises = 0;
-  var CSS = document.currentScript && document.currentScript.src.replace(/\.js(\?.*)?$/, ".css");
 
   function sub(i) { return String(i).replace(/\d/g, function (c) { return SUB[c]; }); }
   function fmt(x) {
@@ -268,19 +267,10 @@
     update();
   }
 
-  function loadCss() {
-    if (CSS && !document.querySelector('link[href="' + CSS + '"]')) {
-      var link = el("link");
-      link.rel = "stylesheet";
-      link.href = CSS;
-      document.head.appendChild(link);
-    }
-  }
-
   /* 演示等折叠块展开才搭界面；练习在正文里，页面加载后、主线程一空下来（最迟 0.3 秒）就搭好：
      等读者滚到附近再搭，页面会在读者眼前变长几百像素；在加载时那段脚本里同步搭，又会加长页面加载时的长任务。 */
   function whenNeeded(root, start) {
-    var run = function () { if (!root.dataset.ready) { root.dataset.ready = "1"; loadCss(); start(root); } };
+    var run = function () { if (!root.dataset.ready) { root.dataset.ready = "1"; start(root); } };
     var details = root.closest("details");
     if (details && !details.open) {
       details.addEventListener("toggle", function () { if (details.open) run(); });
@@ -295,8 +285,12 @@
     document.querySelectorAll(".tl-demo[data-attention]").forEach(function (r) { whenNeeded(r, initDemo); });
     document.querySelectorAll(".tl-exercise[data-attention]").forEach(function (r) { whenNeeded(r, initExercise); });
   }
-  /* Material 的即时导航换页时不会重新加载脚本：订阅它的 document$，每换一页初始化一次。 */
-  if (window.document$ && window.document$.subscribe) window.document$.subscribe(init);
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
+  /* Material 的即时导航换页时不会重新加载脚本：订阅它的 document$，每换一页初始化一次。
+     本脚本在正文里，排在 Material 的脚本前面（两个都 defer）：等文档读完（DOMContentLoaded）再看有没有 document$。 */
+  function start() {
+    if (window.document$ && window.document$.subscribe) window.document$.subscribe(init);
+    else init();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();
